@@ -1,0 +1,8 @@
+/* Entry points of the subcommands dispatched by main.c. Each takes argv with
+ * argv[0] being the subcommand's own name and returns the process exit code. */
+#ifndef PG_COMMANDS_H
+#define PG_COMMANDS_H
+
+int cmd_referee(int argc, char **argv);
+
+#endif

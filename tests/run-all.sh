@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Runs every test suite of the project and closes with one line that sums
+# them all: "N passed, N failed". Exits non-zero if anything failed or a
+# suite could not run at all (counted as one failure).
+#
+# Each suite prints either the C harness's "N passed, N failed" or node's TAP
+# summary ("# pass N" / "# fail N"); this script reads whichever it finds.
+# Full logs stay under build/test-logs/ for a reviewer.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+logs=build/test-logs
+mkdir -p "$logs"
+total_pass=0
+total_fail=0
+
+count_from_log() {   # prints "pass fail" read from a suite log
+    local log=$1 p f line
+    line=$(grep -E '^([A-Za-z-]+: )?[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
+    if [ -n "$line" ]; then
+        p=$(sed -E 's/^([A-Za-z-]+: )?([0-9]+) passed.*/\2/' <<<"$line")
+        f=$(sed -E 's/.* ([0-9]+) failed.*/\1/' <<<"$line")
+        echo "$p $f"; return
+    fi
+    p=$(grep -E '^# pass [0-9]+' "$log" | tail -n 1 | awk '{print $3}')
+    f=$(grep -E '^# fail [0-9]+' "$log" | tail -n 1 | awk '{print $3}')
+    if [ -n "$p" ] && [ -n "$f" ]; then echo "$p $f"; else echo ""; fi
+}
+
+run_suite() {        # run_suite NAME COMMAND...
+    local name=$1; shift
+    local log="$logs/$name.log" started=$SECONDS rc counts p f
+    printf '== %s\n' "$name"
+    "$@" >"$log" 2>&1
+    rc=$?
+    counts=$(count_from_log "$log")
+    if [ -z "$counts" ]; then
+        p=0; f=1
+        echo "   suite did not report a count (exit $rc); last lines:"
+        tail -n 30 "$log" | sed 's/^/   | /'
+    else
+        read -r p f <<<"$counts"
+        if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+            f=1
+            echo "   suite exited $rc with no failed test; last lines:"
+            tail -n 30 "$log" | sed 's/^/   | /'
+        fi
+    fi
+    if [ "$f" -gt 0 ]; then
+        grep -E '^(FAIL |not ok |    .*check failed|# Subtest)' "$log" | grep -v '^# Subtest' | head -n 40 | sed 's/^/   | /'
+    fi
+    printf '   %s: %d passed, %d failed (%ds, log %s)\n' "$name" "$p" "$f" $((SECONDS - started)) "$log"
+    total_pass=$((total_pass + p))
+    total_fail=$((total_fail + f))
+}
+
+node_suite() {       # node_suite NAME DIR: every *.test.mjs in DIR
+    local name=$1 dir=$2
+    local files=("$dir"/*.test.mjs)
+    [ -e "${files[0]}" ] || return 0
+    run_suite "$name" node --test --test-concurrency=1 --test-reporter=tap "${files[@]}"
+}
+
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+
+run_suite layers tests/check-layers.sh
+run_suite unit build/unit-tests
+run_suite unit-asan build/asan/unit-tests
+# Process-level suites run the sanitized binary: every request they make is
+# also a memory-safety test of the server.
+export PHANTOMGO_BIN=${PHANTOMGO_BIN:-$PWD/build/asan/phantomgo}
+node_suite cli tests/cli
+node_suite server tests/server
+node_suite bot tests/bot
+node_suite e2e tests/e2e
+if [ -x tests/fuzz/smoke.sh ]; then run_suite fuzz-smoke tests/fuzz/smoke.sh; fi
+if [ -x docker/check.sh ]; then run_suite docker docker/check.sh; fi
+
+echo "$total_pass passed, $total_fail failed"
+[ "$total_fail" -eq 0 ]
