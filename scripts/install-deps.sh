@@ -9,7 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-build_pkgs=(gcc make pkg-config libcivetweb-dev libcjson-dev libsqlite3-dev libqrencode-dev sqlite3 ca-certificates)
+build_pkgs=(gcc make pkg-config libcivetweb-dev libcjson-dev libsqlite3-dev libqrencode-dev libssl-dev sqlite3 ca-certificates)
 test_pkgs=(clang libclang-rt-14-dev chromium fonts-noto-cjk curl procps)
 bench_pkgs=(wrk nginx-light valgrind)
 
