@@ -1,0 +1,117 @@
+/* Durable storage of games: their settings, seats and action log, in one
+ * SQLite file. This is the only module that includes sqlite3.h.
+ *
+ * Shape: one writer thread owns the write connection and does group commit:
+ * every write call enqueues a request and blocks until the transaction that
+ * contains it has committed (synchronous=FULL), so STORE_OK means durable.
+ * Writes of many games share one commit; each caller still gets its own
+ * result. Reads use a separate pool of read-only connections (WAL lets them
+ * run beside the writer). The handle is thread-safe.
+ *
+ * The action log is the truth: the server rebuilds a game by replaying its
+ * actions through the referee. */
+#ifndef PG_STORE_H
+#define PG_STORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct store store;
+
+enum {
+    STORE_OK = 0,
+    STORE_NOT_FOUND,    /* no such game (or, for reads, no such row) */
+    STORE_CONFLICT,     /* duplicate id/seq, invite already used */
+    STORE_UNAVAILABLE,  /* disk full, read-only, I/O error: answer 503; nothing was written */
+    STORE_ERROR         /* anything else (bad argument, out of memory, corrupt file) */
+};
+
+/* Opens (creating it if missing) the database at db_path, applies
+ * schema_path (schema.sql) and the migrations tracked in PRAGMA user_version,
+ * sets WAL, synchronous=FULL, foreign_keys=ON and a busy timeout, and starts
+ * the writer thread. schema_path may be NULL to use the schema compiled into
+ * the binary (the same text as schema.sql). On failure returns non-OK, writes
+ * a message into err and leaves *out NULL. */
+int store_open(store **out, const char *db_path, const char *schema_path,
+               char *err, size_t errlen);
+
+/* Flushes every pending write, stops the writer, closes all connections and
+ * frees the handle. NULL is allowed. No call may be in flight. */
+void store_close(store *st);
+
+/* Returns a constant, human-readable name of a STORE_* code. */
+const char *store_strerror(int code);
+
+typedef struct {
+    char    id[24];           /* game id, [a-z0-9], 10-20 chars */
+    int64_t created_at_ms;
+    char   *settings_json;    /* owned by the row: the engine settings as JSON */
+    char    mode[16];         /* "online" | "hotseat" | "computer" */
+    char   *options_json;     /* owned: mode options, e.g. {"level":..,"computer":"white"} */
+    uint8_t seat_hash[2][32]; /* [0]=black [1]=white: SHA-256 of the seat token; all-zero = no seat yet */
+    uint8_t invite_hash[32];  /* SHA-256 of the one-time invite secret; all-zero = none/used */
+    int     invite_color;     /* 1 black, 2 white, 0 none */
+    char    rematch_id[24];   /* "" when none */
+} store_game;
+
+/* Frees settings_json and options_json and sets them to NULL. */
+void store_game_free_fields(store_game *g);
+
+typedef struct {
+    int     seq;              /* 1,2,3... per game, = the referee's event seq */
+    char    kind[12];         /* "attempt" | "pass" | "resign" | "timeout" | "forfeit" */
+    int     color;            /* 1 black, 2 white */
+    char    vertex[8];        /* "D4" for attempts, "" otherwise */
+    int64_t at_ms;            /* server clock when accepted */
+} store_action;
+
+/* Writes. Each is DURABLE when it returns STORE_OK. A write that fails
+ * leaves nothing of itself behind, and never takes other callers' writes
+ * down with it (a failed batch is retried one write at a time).
+ *
+ * store_insert_game:    STORE_CONFLICT if the id exists. settings_json and
+ *                       options_json must be non-NULL ("{}" when empty).
+ * store_append_action:  STORE_NOT_FOUND for an unknown game, STORE_CONFLICT
+ *                       if (game, seq) exists.
+ * store_claim_seat:     atomically sets seat `color`'s hash and clears the
+ *                       invite. STORE_NOT_FOUND for an unknown game;
+ *                       STORE_CONFLICT if there is no invite any more, the
+ *                       invite is for the other colour, or the seat is taken.
+ * store_set_rematch:    STORE_NOT_FOUND for an unknown game; STORE_CONFLICT
+ *                       if a different rematch id is already set (setting the
+ *                       same one again is OK).
+ * store_put_notes:      creates or replaces seat `color`'s notes (the
+ *                       player's ghost stones, JSON). STORE_NOT_FOUND for an
+ *                       unknown game. */
+int store_insert_game(store *st, const store_game *g);
+int store_append_action(store *st, const char *game_id, const store_action *a);
+int store_claim_seat(store *st, const char *game_id, int color,
+                     const uint8_t token_hash[32]);
+int store_set_rematch(store *st, const char *game_id, const char *rematch_id);
+int store_put_notes(store *st, const char *game_id, int color,
+                    const char *ghosts_json);
+
+/* Reads (any thread). They see every write that returned STORE_OK before
+ * they started.
+ *
+ * store_load_game:  fills *out_row (free with store_game_free_fields) and,
+ *                   if out_actions is not NULL, a malloc'd array of the
+ *                   game's actions in seq order (caller frees; NULL when
+ *                   the count is 0). STORE_NOT_FOUND for an unknown game.
+ * store_get_notes:  *out_ghosts_json is a malloc'd copy, or NULL (with
+ *                   STORE_OK) when that seat has saved none.
+ *                   STORE_NOT_FOUND for an unknown game.
+ * store_list_games: calls each(ctx, id) per game, oldest first; a non-zero
+ *                   return from each stops the walk and is returned.
+ *                   "all": every game. "computer_to_resume": games in
+ *                   computer mode whose log does not end with a resign,
+ *                   timeout or forfeit (games ended by two passes are
+ *                   included: the caller replays and skips those). */
+int store_load_game(store *st, const char *game_id, store_game *out_row,
+                    store_action **out_actions, int *out_count);
+int store_get_notes(store *st, const char *game_id, int color,
+                    char **out_ghosts_json);
+int store_list_games(store *st, const char *where_kind,
+                     int (*each)(void *ctx, const char *game_id), void *ctx);
+
+#endif
