@@ -29,9 +29,10 @@ enum {
 /* Opens (creating it if missing) the database at db_path, applies
  * schema_path (schema.sql) and the migrations tracked in PRAGMA user_version,
  * sets WAL, synchronous=FULL, foreign_keys=ON and a busy timeout, and starts
- * the writer thread. schema_path may be NULL to use the schema compiled into
- * the binary (the same text as schema.sql). On failure returns non-OK, writes
- * a message into err and leaves *out NULL. */
+ * the writer thread. schema_path is the schema.sql file, read only when the
+ * database is new (user_version 0); an existing database is brought up to
+ * date by the migrations compiled into store.c. On failure returns non-OK,
+ * writes a message into err and leaves *out NULL. */
 int store_open(store **out, const char *db_path, const char *schema_path,
                char *err, size_t errlen);
 
