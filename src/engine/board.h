@@ -1,0 +1,140 @@
+/* board: the fast Go board shared by the referee and the bot's playouts.
+ *
+ * Shaped after Pachi and michi-c: one fixed-size struct, copyable by plain
+ * assignment (or the faster board_copy), with no allocation anywhere. Points
+ * are y*size+x (x = column from the left, y = row from the bottom, so y = 0
+ * is row 1), for sizes 5..25, on a plane or a torus.
+ *
+ * Speed comes from three incremental structures:
+ *  - a neighbour table per (size, topology), built once at program start and
+ *    shared read-only by every board (off-board neighbours point to a
+ *    sentinel whose colour is BOARD_OFF, so loops need no bounds checks);
+ *  - groups as circular linked lists of stones, each group (identified by
+ *    its root point) carrying its pseudo-liberty count together with the
+ *    sum and sum of squares of its pseudo-liberties: the group is in atari
+ *    exactly when libs * sum_sq == sum^2 (all pseudo-liberties are the same
+ *    point), so atari, capture and suicide tests are O(1);
+ *  - the list of empty points, so a playout draws a random move in O(1).
+ * A Zobrist hash of the position is kept for positional superko.
+ *
+ * The board knows only the simple ko rule (no immediate recapture of a
+ * single stone); superko history, turns and phantom rules are the referee's.
+ * Pure C: no I/O, no globals other than the read-only tables. */
+#ifndef PG_ENGINE_BOARD_H
+#define PG_ENGINE_BOARD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Colours. BOARD_OFF is the colour of the off-board sentinel only. */
+enum { EMPTY = 0, BLACK = 1, WHITE = 2, BOARD_OFF = 3 };
+static inline int color_other(int c) { return 3 - c; }
+
+#define BOARD_MIN_SIZE 5
+#define BOARD_MAX_SIZE 25
+#define BOARD_MAX_POINTS (BOARD_MAX_SIZE * BOARD_MAX_SIZE)   /* 625 */
+
+/* A point: y*size+x, or one of the two special values below. */
+typedef int16_t point;
+#define PASS_POINT ((point)-1)
+#define NO_POINT   ((point)-2)
+/* Index of the off-board sentinel in the neighbour tables (not a point). */
+#define BOARD_OFF_POINT ((point)BOARD_MAX_POINTS)
+
+/* The result of checking a move on the board (not the referee's verdict:
+ * the referee adds superko and the phantom refusals on top). */
+typedef enum { MOVE_OK = 0, MOVE_OCCUPIED, MOVE_SUICIDE, MOVE_KO } move_result;
+
+/* One group's incremental data, stored at the index of its root point. */
+typedef struct board_group {
+    int16_t libs;        /* pseudo-liberties: (stone, empty neighbour) pairs */
+    int16_t stones;      /* number of stones */
+    int32_t lib_sum;     /* sum of the pseudo-liberty points */
+    int32_t lib_sum_sq;  /* sum of their squares */
+} board_group;
+
+/* Neighbour tables for one size and topology (read-only, shared). */
+typedef struct board_geometry {
+    point neighbour[BOARD_MAX_POINTS][4];  /* N, S, W, E; BOARD_OFF_POINT off-board */
+    point diagonal[BOARD_MAX_POINTS][4];   /* the four diagonals, same convention */
+} board_geometry;
+
+typedef struct board {
+    const board_geometry *geo;
+    uint64_t hash;                 /* Zobrist hash of the stones alone */
+    int16_t size, npoints;
+    bool torus;
+    uint8_t ko_color;              /* colour forbidden to play at ko (EMPTY: none) */
+    point ko;                      /* the simple-ko point, or NO_POINT */
+    int16_t stones[3];             /* stones on the board per colour */
+    int32_t captures[3];           /* stones captured so far BY each colour */
+    int16_t n_empty;               /* how many entries of empty[] are valid */
+    uint8_t color[BOARD_MAX_POINTS + 1];   /* +1: the sentinel, BOARD_OFF */
+    point group[BOARD_MAX_POINTS];          /* root point of the stone's group */
+    point next_stone[BOARD_MAX_POINTS];     /* circular list of a group's stones */
+    board_group grp[BOARD_MAX_POINTS];      /* valid at root points only */
+    point empty[BOARD_MAX_POINTS];          /* the empty points, in no order */
+    int16_t empty_pos[BOARD_MAX_POINTS];    /* index of an empty point in empty[] */
+} board;
+
+/* Sets up an empty board. Returns false (board untouched) if size is not in
+ * BOARD_MIN_SIZE..BOARD_MAX_SIZE. */
+bool board_init(board *b, int size, bool torus);
+
+/* Copies src into dst touching only the used part of the arrays: much
+ * faster than assignment on small boards (what the bot does per playout). */
+void board_copy(board *dst, const board *src);
+
+static inline int board_size(const board *b) { return b->size; }
+static inline int board_points(const board *b) { return b->npoints; }
+static inline bool board_is_torus(const board *b) { return b->torus; }
+/* Colour at an on-board point p (0 <= p < npoints): EMPTY, BLACK or WHITE. */
+static inline int board_at(const board *b, point p) { return b->color[p]; }
+static inline point board_xy(const board *b, int x, int y) { return (point)(y * b->size + x); }
+static inline int board_x(const board *b, point p) { return p % b->size; }
+static inline int board_y(const board *b, point p) { return p / b->size; }
+static inline bool board_on(const board *b, point p) { return p >= 0 && p < b->npoints; }
+/* Stones of colour c on the board; stones captured so far by colour c. */
+static inline int board_count(const board *b, int c) { return b->stones[c]; }
+static inline int board_captures(const board *b, int c) { return b->captures[c]; }
+static inline uint64_t board_hash(const board *b) { return b->hash; }
+/* The point where `board_ko_color` may not play now, or NO_POINT. */
+static inline point board_ko(const board *b) { return b->ko; }
+static inline int board_ko_color(const board *b) { return b->ko_color; }
+
+/* Would colour c playing at on-board point p be legal? MOVE_OK, or why not
+ * (occupied by any stone, suicide, simple ko). No side effect. */
+move_result board_check(const board *b, int color, point p);
+
+/* Plays a move that board_check found MOVE_OK (anything else is undefined).
+ * Returns the number of stones captured; if captured_out is not NULL it
+ * receives their points (room for BOARD_MAX_POINTS, in no particular order). */
+int board_play(board *b, int color, point p, point *captured_out);
+
+/* A pass: only clears the ko restriction. */
+void board_pass(board *b);
+
+/* Before playing a legal move: would colour c at p leave some opponent group
+ * in atari that is not in atari now? (The "atari" announcement; captures by
+ * the same move never give an opponent group a liberty, so this is exact.) */
+bool board_would_atari(const board *b, int color, point p);
+
+/* The position's hash after colour c plays the legal move p (for superko),
+ * computed without playing it. */
+uint64_t board_hash_after(const board *b, int color, point p);
+
+/* Is empty point p an eye of colour c that a playout must not fill? All
+ * orthogonal neighbours are c's stones (or the edge), and at most one
+ * diagonal is an opponent stone (none when p is on the edge of a plane). */
+bool board_is_eye(const board *b, int color, point p);
+
+/* Exact liberty count of the group holding stone p (0 if p is empty). */
+int board_liberties(const board *b, point p);
+/* Is the group holding stone p in atari (exactly one liberty)? */
+bool board_in_atari(const board *b, point p);
+
+/* Tromp-Taylor area: each colour's stones plus the empty regions reaching
+ * only that colour (regions wrap on a torus). Komi is the caller's. */
+void board_score_area(const board *b, int *black, int *white);
+
+#endif

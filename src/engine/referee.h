@@ -1,0 +1,136 @@
+/* referee: the truth of one Phantom Go game, and the rules that judge it.
+ *
+ * A game is its settings plus the ordered list of accepted actions; the
+ * referee is what replaying that list gives, deterministically (the server
+ * stores settings + actions and replays them after a restart). Each accepted
+ * action produces exactly one event, numbered seq = 1, 2, 3...; a refused
+ * action (a client error: wrong turn, a point already tried this turn, one's
+ * own stone, a bad point, a finished game) changes nothing.
+ *
+ * An attempt is legal (played, captures removed, the turn passes) or illegal
+ * (opponent stone, suicide, ko): then the player keeps the turn and the
+ * point joins this turn's tried set. A pass ends the turn; two in a row end
+ * and score the game (Tromp-Taylor area, komi to White). Resignation, a
+ * timeout or a forfeit end it at once. In capture Go the first move that
+ * brings its player's captures to the target ends it.
+ *
+ * THIS IS THE TRUTH. Only the visibility filter (view.c), the server's game
+ * module and the command-line tools may include this header; the bot and
+ * anything that talks to a client use view.h. Pure C, no I/O. */
+#ifndef PG_ENGINE_REFEREE_H
+#define PG_ENGINE_REFEREE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "engine/board.h"
+
+typedef enum { KO_SIMPLE = 0, KO_SUPERKO } ko_rule;
+/* Which announcements the referee makes (see view.h for who hears what). */
+typedef enum { RULES_OLYMPIAD = 0, RULES_COMMON, RULES_HAMBURG } referee_rules;
+
+typedef struct game_settings {
+    int size;            /* 5..25 */
+    int komi_x2;         /* komi in half points: 7.5 is 15; to White */
+    int handicap;        /* 0, or 2..handicap_max(size) fixed stones */
+    ko_rule ko;
+    referee_rules rules;
+    int capture_target;  /* 0: ordinary Go; N: first to capture N stones wins */
+    bool torus;          /* both edges wrap */
+} game_settings;
+
+/* 9x9, komi 7.5, no handicap, simple ko, olympiad rules, plane, no capture Go. */
+game_settings settings_default(void);
+/* The default komi for a handicap: 7.5 without (15), 0.5 with (1). */
+int settings_default_komi_x2(int handicap);
+/* NULL if s describes a playable game, else a short static message
+ * ("size must be 5 to 25", ...), fit to show a user. */
+const char *settings_validate(const game_settings *s);
+
+typedef enum {
+    ACT_ATTEMPT = 0,  /* try to play at point */
+    ACT_PASS,
+    ACT_RESIGN,       /* either player, at any time: that player loses */
+    ACT_TIMEOUT,      /* the player to move ran out of time and loses */
+    ACT_FORFEIT       /* the player abandoned (the opponent claimed): loses */
+} action_kind;
+
+typedef struct action {
+    action_kind kind;
+    int color;        /* who acts: BLACK or WHITE (the loser for the last three) */
+    point point;      /* ACT_ATTEMPT only; ignored otherwise */
+} action;
+
+typedef enum {
+    REFUSE_NONE = 0,       /* accepted: one event was produced */
+    REFUSE_NOT_YOUR_TURN,  /* also: a colour that is neither BLACK nor WHITE */
+    REFUSE_ALREADY_TRIED,  /* this point was already tried this turn */
+    REFUSE_OWN_STONE,      /* the player's own stone is there */
+    REFUSE_BAD_VERTEX,     /* not a point of this board (pass is an action) */
+    REFUSE_GAME_OVER
+} refusal;
+
+typedef enum { EV_MOVE = 0, EV_ILLEGAL, EV_PASS, EV_RESIGN, EV_TIMEOUT, EV_FORFEIT } event_kind;
+typedef enum { ILLEGAL_NONE = 0, ILLEGAL_OCCUPIED, ILLEGAL_SUICIDE, ILLEGAL_KO } illegal_reason;
+typedef enum { END_NONE = 0, END_PASSES, END_CAPTURE, END_RESIGN, END_TIMEOUT, END_FORFEIT } end_reason;
+
+/* One accepted action as the referee saw it: the whole truth. */
+typedef struct ref_event {
+    int seq;                 /* 1, 2, 3... */
+    int turn;                /* the turn it belongs to, 1-based; a legal move
+                                or a pass is the last event of its turn */
+    event_kind kind;
+    int color;               /* who acted */
+    point point;             /* EV_MOVE, EV_ILLEGAL; NO_POINT otherwise */
+    illegal_reason reason;   /* EV_ILLEGAL only */
+    bool atari;              /* EV_MOVE: an opponent group is newly in atari */
+    bool ended;              /* this event ended the game */
+    int captured_count;      /* EV_MOVE: stones captured */
+    int captured_at;         /* private: index of the list in the pool */
+} ref_event;
+
+typedef struct game_result {
+    bool over;
+    bool scored;             /* END_PASSES: the scores below are meaningful */
+    end_reason reason;
+    int winner;              /* BLACK, WHITE, or EMPTY for a jigo */
+    int score_black_x2;      /* area * 2 */
+    int score_white_x2;      /* area * 2 + komi_x2 */
+} game_result;
+
+typedef struct referee referee;
+
+/* A new game at its start (handicap stones placed, White to move if any).
+ * Returns NULL if settings_validate(s) fails or memory runs out. */
+referee *referee_new(const game_settings *s);
+void referee_free(referee *r);
+
+/* Judges one action. REFUSE_NONE: it was accepted, appended to the log and
+ * produced one event, returned through event_out if not NULL (valid until
+ * the next referee_apply). Otherwise nothing changed. Out of memory while
+ * growing the log (the only possible failure beyond refusals) aborts. */
+refusal referee_apply(referee *r, action a, const ref_event **event_out);
+
+const game_settings *referee_settings(const referee *r);
+/* Events seq = 1..referee_event_count(r); NULL for any other seq. */
+int referee_event_count(const referee *r);
+const ref_event *referee_event(const referee *r, int seq);
+/* The action that produced event seq (the stored log), or NULL. */
+const action *referee_action(const referee *r, int seq);
+/* The points captured by ev, sorted by column then row; *n gets the count. */
+const point *referee_captured(const referee *r, const ref_event *ev, int *n);
+
+/* Whose turn it is (EMPTY once the game is over), the current turn number,
+ * the points tried (and found illegal) so far this turn, and the number of
+ * passes in a row that ended the last turns. */
+int referee_to_move(const referee *r);
+int referee_turn(const referee *r);
+const point *referee_tried(const referee *r, int *n);
+int referee_passes(const referee *r);
+/* Stones captured so far BY colour c (its prisoners). */
+int referee_captured_by(const referee *r, int c);
+game_result referee_result(const referee *r);
+/* The real board. Never show it to anyone while the game is on. */
+const board *referee_truth_board(const referee *r);
+
+#endif
