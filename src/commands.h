@@ -4,5 +4,6 @@
 #define PG_COMMANDS_H
 
 int cmd_referee(int argc, char **argv);
+int cmd_healthcheck(int argc, char **argv);
 
 #endif

@@ -10,6 +10,7 @@ struct command { const char *name; int (*run)(int argc, char **argv); const char
 
 static const struct command commands[] = {
     { "referee", cmd_referee, "JSON-lines referee: settings, then one action a line" },
+    { "healthcheck", cmd_healthcheck, "exit 0 when the server's /api/health answers HTTP 200" },
 };
 
 static void usage(FILE *out) {
