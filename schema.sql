@@ -1,0 +1,57 @@
+-- Phantom Go database schema: always the LATEST version, complete.
+--
+-- src/store/store.c runs this file once, on a new (empty) database; it ends
+-- by setting PRAGMA user_version to the version it creates. An existing
+-- database is brought up to date instead by the upgrade steps compiled into
+-- store.c (one SQL step per version). A change here therefore comes with a
+-- new step there and a bump of both version numbers.
+--
+-- A game is its settings plus its action log; the log is the truth and the
+-- server rebuilds a game by replaying it through the referee, so nothing
+-- derived (board, score, whose turn) is stored. Secrets are stored only as
+-- SHA-256 hashes. Tables are STRICT so a wrong type is an error, not a
+-- silent conversion.
+
+CREATE TABLE games (
+    id            TEXT    NOT NULL PRIMARY KEY
+                          CHECK (length(id) BETWEEN 10 AND 20 AND id NOT GLOB '*[^a-z0-9]*'),
+    created_at_ms INTEGER NOT NULL,
+    mode          TEXT    NOT NULL CHECK (mode IN ('online', 'hotseat', 'computer')),
+    settings_json TEXT    NOT NULL CHECK (json_valid(settings_json)),
+    options_json  TEXT    NOT NULL DEFAULT '{}' CHECK (json_valid(options_json)),
+    -- SHA-256 of each seat's token; NULL while the seat is free.
+    black_hash    BLOB    CHECK (black_hash IS NULL OR length(black_hash) = 32),
+    white_hash    BLOB    CHECK (white_hash IS NULL OR length(white_hash) = 32),
+    -- SHA-256 of the one-time invite secret and the colour it claims;
+    -- both cleared by the claim.
+    invite_hash   BLOB    CHECK (invite_hash IS NULL OR length(invite_hash) = 32),
+    invite_color  INTEGER NOT NULL DEFAULT 0 CHECK (invite_color IN (0, 1, 2)),
+    -- The game offered as a rematch of this one (it may be created first).
+    rematch_id    TEXT
+) STRICT;
+
+CREATE INDEX games_by_mode ON games (mode, created_at_ms);
+
+-- One row per accepted action; seq is the referee's event number (1, 2, ...).
+CREATE TABLE actions (
+    game_id TEXT    NOT NULL REFERENCES games (id),
+    seq     INTEGER NOT NULL CHECK (seq >= 1),
+    kind    TEXT    NOT NULL CHECK (kind IN ('attempt', 'pass', 'resign', 'timeout', 'forfeit')),
+    color   INTEGER NOT NULL CHECK (color IN (1, 2)),
+    vertex  TEXT    NOT NULL DEFAULT ''
+                    CHECK ((kind = 'attempt') = (vertex <> '') AND length(vertex) < 8),
+    at_ms   INTEGER NOT NULL,
+    PRIMARY KEY (game_id, seq)
+) STRICT, WITHOUT ROWID;
+
+-- A seat's private notes (ghost stones it placed where it guesses the
+-- opponent's stones are); never shown to anyone else.
+CREATE TABLE notes (
+    game_id       TEXT    NOT NULL REFERENCES games (id),
+    color         INTEGER NOT NULL CHECK (color IN (1, 2)),
+    ghosts_json   TEXT    NOT NULL CHECK (json_valid(ghosts_json)),
+    updated_at_ms INTEGER NOT NULL,
+    PRIMARY KEY (game_id, color)
+) STRICT, WITHOUT ROWID;
+
+PRAGMA user_version = 1;

@@ -1,0 +1,79 @@
+/* What the files of the store module share and nothing outside it sees: the
+ * layout of the handle, the two connection kinds (the writer's and the
+ * pooled readers') and the mapping of SQLite's result codes to STORE_*.
+ *
+ * store.c opens and closes, store_write.c is the group-commit writer,
+ * store_read.c the reads. */
+#ifndef PG_STORE_INTERNAL_H
+#define PG_STORE_INTERNAL_H
+
+#include "store/store.h"
+
+#include <pthread.h>
+#include <sqlite3.h>
+#include <stdbool.h>
+
+/* The writer's prepared statements, indexed by enum write_stmt. */
+enum write_stmt {
+    WS_BEGIN, WS_COMMIT, WS_ROLLBACK,
+    WS_INSERT_GAME, WS_APPEND, WS_CLAIM, WS_REMATCH, WS_PUT_NOTES, WS_GAME_EXISTS,
+    WS_COUNT
+};
+
+/* Each reader connection's prepared statements, indexed by enum read_stmt. */
+enum read_stmt {
+    RS_BEGIN, RS_COMMIT, RS_GAME, RS_ACTIONS, RS_NOTES, RS_LIST_ALL, RS_LIST_RESUME,
+    RS_COUNT
+};
+
+/* Read connections: enough that the server's handler threads rarely queue
+ * for one (reads take microseconds), few enough to keep memory small. */
+#define STORE_READERS 4
+
+typedef struct write_req write_req;
+
+typedef struct {
+    sqlite3      *db;
+    sqlite3_stmt *stmt[RS_COUNT];
+} store_reader;
+
+struct store {
+    char *path;
+
+    /* Writer: the connection belongs to the writer thread once it runs. */
+    sqlite3        *wdb;
+    sqlite3_stmt   *wstmt[WS_COUNT];
+    pthread_t       writer;
+    bool            writer_running;
+    pthread_mutex_t queue_lock;
+    pthread_cond_t  queue_nonempty;
+    write_req      *queue_head, *queue_tail;
+    bool            stopping;
+
+    /* Readers: a free list guarded by reader_lock. */
+    store_reader    readers[STORE_READERS];
+    int             free_readers[STORE_READERS];
+    int             free_count;
+    pthread_mutex_t reader_lock;
+    pthread_cond_t  reader_free;
+};
+
+/* SQLite result code -> STORE_*: disk full, read-only, I/O errors, cannot
+ * open, busy and locked are STORE_UNAVAILABLE (the caller answers 503 and
+ * may retry); constraint codes are not handled here. */
+int store_code_of(int sqlite_rc);
+
+/* Prepares every statement of `sql` into `out`; on failure finalizes what it
+ * prepared and returns the SQLite code. */
+int store_prepare_all(sqlite3 *db, const char *const *sql, int count, sqlite3_stmt **out);
+void store_finalize_all(sqlite3_stmt **stmts, int count);
+
+/* store_write.c: statements, thread start/stop. */
+extern const char *const store_write_sql[WS_COUNT];
+int  store_writer_start(store *st);
+void store_writer_stop(store *st);
+
+/* store_read.c: statements. */
+extern const char *const store_read_sql[RS_COUNT];
+
+#endif

@@ -1,0 +1,285 @@
+/* Unit tests of the store's contract, one behaviour each, on a real SQLite
+ * file in a temporary directory: round trips of every field, the conflicts
+ * the server relies on (duplicate seq, a second claim), notes, rematch,
+ * listing, and durability across close and reopen. */
+#include "harness.h"
+#include "test_store_util.h"
+
+#include <stdlib.h>
+
+static const uint8_t HASH_A[32] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,
+                                    17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32 };
+static const uint8_t HASH_B[32] = { 0xff, 0xee, 0xdd, 0xcc, [31] = 0x42 };
+static const uint8_t ZERO[32];
+
+TEST(store_insert_load_round_trip) {
+    char dir[256];
+    CHECK(test_tmpdir(dir, sizeof dir) == 0);
+    store *st = test_store_open(dir, "games.db");
+    CHECK(st != NULL);
+    if (!st) return;
+    store_game g = test_game("k3v9x2m4qa", "online");
+    g.created_at_ms = 1712345678901;
+    g.settings_json = (char *)"{\"size\":13,\"komi\":6.5,\"rules\":\"hamburg\"}";
+    g.options_json = (char *)"{\"level\":\"strong\"}";
+    memcpy(g.seat_hash[0], HASH_A, 32);
+    memcpy(g.invite_hash, HASH_B, 32);
+    g.invite_color = 2;
+    CHECK_EQ_INT(store_insert_game(st, &g), STORE_OK);
+
+    store_game back;
+    store_action *actions = (store_action *)1;
+    int count = -1;
+    CHECK_EQ_INT(store_load_game(st, "k3v9x2m4qa", &back, &actions, &count), STORE_OK);
+    CHECK_EQ_STR(back.id, "k3v9x2m4qa");
+    CHECK_EQ_INT(back.created_at_ms, 1712345678901);
+    CHECK_EQ_STR(back.mode, "online");
+    CHECK_EQ_STR(back.settings_json, g.settings_json);
+    CHECK_EQ_STR(back.options_json, g.options_json);
+    CHECK(memcmp(back.seat_hash[0], HASH_A, 32) == 0);
+    CHECK(memcmp(back.seat_hash[1], ZERO, 32) == 0);
+    CHECK(memcmp(back.invite_hash, HASH_B, 32) == 0);
+    CHECK_EQ_INT(back.invite_color, 2);
+    CHECK_EQ_STR(back.rematch_id, "");
+    CHECK_EQ_INT(count, 0);
+    CHECK(actions == NULL);
+    store_game_free_fields(&back);
+    CHECK(back.settings_json == NULL);
+
+    CHECK_EQ_INT(store_insert_game(st, &g), STORE_CONFLICT);
+    CHECK_EQ_INT(store_load_game(st, "nosuchgame0", &back, NULL, NULL), STORE_NOT_FOUND);
+    store_close(st);
+    test_rmtree(dir);
+}
+
+TEST(store_rejects_bad_rows_without_writing) {
+    char dir[256];
+    CHECK(test_tmpdir(dir, sizeof dir) == 0);
+    store *st = test_store_open(dir, "games.db");
+    if (!st) { CHECK(st != NULL); return; }
+    store_game g = test_game("badmode0001", "tournament");
+    CHECK_EQ_INT(store_insert_game(st, &g), STORE_ERROR);
+    g = test_game("BadId", "online");
+    CHECK_EQ_INT(store_insert_game(st, &g), STORE_ERROR);
+    g = test_game("badjson0001", "online");
+    g.settings_json = (char *)"{size:9";
+    CHECK_EQ_INT(store_insert_game(st, &g), STORE_ERROR);
+    g = test_game("goodgame001", "hotseat");
+    CHECK_EQ_INT(store_insert_game(st, &g), STORE_OK);
+    store_action a = test_action(1, "teleport", 1, "");
+    CHECK_EQ_INT(store_append_action(st, "goodgame001", &a), STORE_ERROR);
+    a = test_action(1, "attempt", 1, "");
+    CHECK_EQ_INT(store_append_action(st, "goodgame001", &a), STORE_ERROR);
+    a = test_action(1, "pass", 3, "");
+    CHECK_EQ_INT(store_append_action(st, "goodgame001", &a), STORE_ERROR);
+    store_action *list = NULL;
+    int n = -1;
+    store_game back;
+    CHECK_EQ_INT(store_load_game(st, "goodgame001", &back, &list, &n), STORE_OK);
+    CHECK_EQ_INT(n, 0);
+    store_game_free_fields(&back);
+    free(list);
+    CHECK_EQ_INT(store_load_game(st, "badmode0001", &back, NULL, NULL), STORE_NOT_FOUND);
+    store_close(st);
+    test_rmtree(dir);
+}
+
+TEST(store_append_in_order_and_duplicate_seq_conflicts) {
+    char dir[256];
+    CHECK(test_tmpdir(dir, sizeof dir) == 0);
+    store *st = test_store_open(dir, "games.db");
+    if (!st) { CHECK(st != NULL); return; }
+    store_game g = test_game("appendgame1", "online");
+    CHECK_EQ_INT(store_insert_game(st, &g), STORE_OK);
+    store_action a1 = test_action(1, "attempt", 1, "D4");
+    store_action a2 = test_action(2, "attempt", 2, "Q16");
+    store_action a3 = test_action(3, "pass", 1, "");
+    store_action a4 = test_action(4, "resign", 2, "");
+    CHECK_EQ_INT(store_append_action(st, "appendgame1", &a1), STORE_OK);
+    CHECK_EQ_INT(store_append_action(st, "appendgame1", &a2), STORE_OK);
+    CHECK_EQ_INT(store_append_action(st, "appendgame1", &a3), STORE_OK);
+    CHECK_EQ_INT(store_append_action(st, "appendgame1", &a4), STORE_OK);
+
+    store_action dup = test_action(2, "attempt", 2, "C3");
+    CHECK_EQ_INT(store_append_action(st, "appendgame1", &dup), STORE_CONFLICT);
+    CHECK_EQ_INT(store_append_action(st, "nosuchgame0", &a1), STORE_NOT_FOUND);
+
+    store_game back;
+    store_action *list = NULL;
+    int n = 0;
+    CHECK_EQ_INT(store_load_game(st, "appendgame1", &back, &list, &n), STORE_OK);
+    CHECK_EQ_INT(n, 4);
+    if (n == 4) {
+        CHECK_EQ_INT(list[0].seq, 1);
+        CHECK_EQ_STR(list[0].kind, "attempt");
+        CHECK_EQ_INT(list[0].color, 1);
+        CHECK_EQ_STR(list[0].vertex, "D4");
+        CHECK_EQ_INT(list[0].at_ms, a1.at_ms);
+        CHECK_EQ_STR(list[1].vertex, "Q16");
+        CHECK_EQ_STR(list[2].kind, "pass");
+        CHECK_EQ_STR(list[2].vertex, "");
+        CHECK_EQ_STR(list[3].kind, "resign");
+        CHECK_EQ_INT(list[3].color, 2);
+    }
+    free(list);
+    store_game_free_fields(&back);
+    store_close(st);
+    test_rmtree(dir);
+}
+
+TEST(store_claim_seat_works_once) {
+    char dir[256];
+    CHECK(test_tmpdir(dir, sizeof dir) == 0);
+    store *st = test_store_open(dir, "games.db");
+    if (!st) { CHECK(st != NULL); return; }
+    store_game g = test_game("claimgame01", "online");
+    memcpy(g.seat_hash[0], HASH_A, 32);
+    memcpy(g.invite_hash, HASH_B, 32);
+    g.invite_color = 2;
+    CHECK_EQ_INT(store_insert_game(st, &g), STORE_OK);
+
+    CHECK_EQ_INT(store_claim_seat(st, "claimgame01", 1, HASH_B), STORE_CONFLICT);
+    CHECK_EQ_INT(store_claim_seat(st, "nosuchgame0", 2, HASH_B), STORE_NOT_FOUND);
+    CHECK_EQ_INT(store_claim_seat(st, "claimgame01", 2, ZERO), STORE_ERROR);
+    CHECK_EQ_INT(store_claim_seat(st, "claimgame01", 2, HASH_B), STORE_OK);
+    CHECK_EQ_INT(store_claim_seat(st, "claimgame01", 2, HASH_A), STORE_CONFLICT);
+
+    store_game back;
+    CHECK_EQ_INT(store_load_game(st, "claimgame01", &back, NULL, NULL), STORE_OK);
+    CHECK(memcmp(back.seat_hash[0], HASH_A, 32) == 0);
+    CHECK(memcmp(back.seat_hash[1], HASH_B, 32) == 0);
+    CHECK(memcmp(back.invite_hash, ZERO, 32) == 0);
+    CHECK_EQ_INT(back.invite_color, 0);
+    store_game_free_fields(&back);
+    store_close(st);
+    test_rmtree(dir);
+}
+
+TEST(store_notes_per_seat) {
+    char dir[256];
+    CHECK(test_tmpdir(dir, sizeof dir) == 0);
+    store *st = test_store_open(dir, "games.db");
+    if (!st) { CHECK(st != NULL); return; }
+    store_game g = test_game("notesgame01", "hotseat");
+    CHECK_EQ_INT(store_insert_game(st, &g), STORE_OK);
+    char *json = (char *)1;
+    CHECK_EQ_INT(store_get_notes(st, "notesgame01", 1, &json), STORE_OK);
+    CHECK(json == NULL);
+    CHECK_EQ_INT(store_get_notes(st, "nosuchgame0", 1, &json), STORE_NOT_FOUND);
+    CHECK_EQ_INT(store_put_notes(st, "nosuchgame0", 1, "[]"), STORE_NOT_FOUND);
+    CHECK_EQ_INT(store_put_notes(st, "notesgame01", 1, "[\"C3\"]"), STORE_OK);
+    CHECK_EQ_INT(store_put_notes(st, "notesgame01", 1, "[\"C3\",\"D5\"]"), STORE_OK);
+    CHECK_EQ_INT(store_put_notes(st, "notesgame01", 2, "[\"E5\"]"), STORE_OK);
+    CHECK_EQ_INT(store_put_notes(st, "notesgame01", 2, "not json"), STORE_ERROR);
+    CHECK_EQ_INT(store_get_notes(st, "notesgame01", 1, &json), STORE_OK);
+    CHECK_EQ_STR(json, "[\"C3\",\"D5\"]");
+    free(json);
+    CHECK_EQ_INT(store_get_notes(st, "notesgame01", 2, &json), STORE_OK);
+    CHECK_EQ_STR(json, "[\"E5\"]");
+    free(json);
+    store_close(st);
+    test_rmtree(dir);
+}
+
+TEST(store_rematch_set_once) {
+    char dir[256];
+    CHECK(test_tmpdir(dir, sizeof dir) == 0);
+    store *st = test_store_open(dir, "games.db");
+    if (!st) { CHECK(st != NULL); return; }
+    store_game g = test_game("firstgame01", "online");
+    CHECK_EQ_INT(store_insert_game(st, &g), STORE_OK);
+    CHECK_EQ_INT(store_set_rematch(st, "firstgame01", "secondgame1"), STORE_OK);
+    CHECK_EQ_INT(store_set_rematch(st, "firstgame01", "secondgame1"), STORE_OK);
+    CHECK_EQ_INT(store_set_rematch(st, "firstgame01", "thirdgame01"), STORE_CONFLICT);
+    CHECK_EQ_INT(store_set_rematch(st, "nosuchgame0", "secondgame1"), STORE_NOT_FOUND);
+    store_game back;
+    CHECK_EQ_INT(store_load_game(st, "firstgame01", &back, NULL, NULL), STORE_OK);
+    CHECK_EQ_STR(back.rematch_id, "secondgame1");
+    store_game_free_fields(&back);
+    store_close(st);
+    test_rmtree(dir);
+}
+
+struct id_seen { char ids[8][24]; int count; };
+
+static int remember_id(void *ctx, const char *id) {
+    struct id_seen *seen = ctx;
+    if (seen->count < 8)
+        snprintf(seen->ids[seen->count++], 24, "%s", id);
+    return 0;
+}
+
+static int stop_at_first(void *ctx, const char *id) {
+    (void)ctx; (void)id;
+    return 77;
+}
+
+TEST(store_list_games_all_and_computer_to_resume) {
+    char dir[256];
+    CHECK(test_tmpdir(dir, sizeof dir) == 0);
+    store *st = test_store_open(dir, "games.db");
+    if (!st) { CHECK(st != NULL); return; }
+    const char *ids[] = { "listgame001", "listgame002", "listgame003", "listgame004" };
+    const char *modes[] = { "computer", "online", "computer", "computer" };
+    for (int i = 0; i < 4; i++) {
+        store_game g = test_game(ids[i], modes[i]);
+        g.created_at_ms += i;
+        CHECK_EQ_INT(store_insert_game(st, &g), STORE_OK);
+    }
+    store_action a = test_action(1, "attempt", 1, "E5");
+    store_action r = test_action(2, "resign", 2, "");
+    CHECK_EQ_INT(store_append_action(st, "listgame001", &a), STORE_OK);
+    CHECK_EQ_INT(store_append_action(st, "listgame003", &a), STORE_OK);
+    CHECK_EQ_INT(store_append_action(st, "listgame003", &r), STORE_OK);
+
+    struct id_seen all = { .count = 0 }, resume = { .count = 0 };
+    CHECK_EQ_INT(store_list_games(st, "all", remember_id, &all), STORE_OK);
+    CHECK_EQ_INT(all.count, 4);
+    CHECK_EQ_STR(all.ids[0], "listgame001");
+    CHECK_EQ_STR(all.ids[3], "listgame004");
+    CHECK_EQ_INT(store_list_games(st, "computer_to_resume", remember_id, &resume), STORE_OK);
+    CHECK_EQ_INT(resume.count, 2);
+    CHECK_EQ_STR(resume.ids[0], "listgame001");
+    CHECK_EQ_STR(resume.ids[1], "listgame004");
+    CHECK_EQ_INT(store_list_games(st, "all", stop_at_first, NULL), 77);
+    CHECK_EQ_INT(store_list_games(st, "finished", remember_id, &all), STORE_ERROR);
+    store_close(st);
+    test_rmtree(dir);
+}
+
+TEST(store_survives_close_and_reopen) {
+    char dir[256];
+    CHECK(test_tmpdir(dir, sizeof dir) == 0);
+    store *st = test_store_open(dir, "games.db");
+    if (!st) { CHECK(st != NULL); return; }
+    store_game g = test_game("reopengame1", "online");
+    CHECK_EQ_INT(store_insert_game(st, &g), STORE_OK);
+    for (int seq = 1; seq <= 10; seq++) {
+        store_action a = test_action(seq, "attempt", 2 - seq % 2, "C3");
+        CHECK_EQ_INT(store_append_action(st, "reopengame1", &a), STORE_OK);
+    }
+    CHECK_EQ_INT(store_put_notes(st, "reopengame1", 2, "[\"A1\"]"), STORE_OK);
+    store_close(st);
+
+    for (int round = 0; round < 2; round++) {   /* reopening is idempotent */
+        st = test_store_open(dir, "games.db");
+        if (!st) { CHECK(st != NULL); break; }
+        store_game back;
+        store_action *list = NULL;
+        int n = 0;
+        CHECK_EQ_INT(store_load_game(st, "reopengame1", &back, &list, &n), STORE_OK);
+        CHECK_EQ_INT(n, 10 + round);
+        for (int i = 0; i < n && i < 10; i++)
+            CHECK_EQ_INT(list[i].seq, i + 1);
+        free(list);
+        store_game_free_fields(&back);
+        char *json = NULL;
+        CHECK_EQ_INT(store_get_notes(st, "reopengame1", 2, &json), STORE_OK);
+        CHECK_EQ_STR(json, "[\"A1\"]");
+        free(json);
+        store_action a = test_action(11, "pass", 1, "");
+        CHECK_EQ_INT(store_append_action(st, "reopengame1", &a), round == 0 ? STORE_OK : STORE_CONFLICT);
+        store_close(st);
+    }
+    test_rmtree(dir);
+}

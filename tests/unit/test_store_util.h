@@ -1,0 +1,31 @@
+/* Helpers shared by the store's unit tests: a real temporary directory per
+ * test (removed afterwards), a store opened in it with the repository's
+ * schema.sql, and ready-made rows. The tests run from the repository root,
+ * as tests/run-all.sh and `make test-unit` do. */
+#ifndef PG_TEST_STORE_UTIL_H
+#define PG_TEST_STORE_UTIL_H
+
+#include "store/store.h"
+
+#include <stddef.h>
+
+#define TEST_SCHEMA_PATH "schema.sql"
+
+/* mkdtemp under $TMPDIR or /tmp; the path is written into dir (cap >= 64).
+ * Returns 0 on success. */
+int test_tmpdir(char *dir, size_t cap);
+/* Removes dir and everything under it. */
+void test_rmtree(const char *dir);
+
+/* Opens <dir>/<name> with schema.sql; NULL (and the message on stderr) on
+ * failure. */
+store *test_store_open(const char *dir, const char *name);
+
+/* A game row with the given id, a 9x9 settings object and every other field
+ * zero/empty; settings_json and options_json point at string literals. */
+store_game test_game(const char *id, const char *mode);
+
+/* An action of the given kind; vertex "" for non-attempts. */
+store_action test_action(int seq, const char *kind, int color, const char *vertex);
+
+#endif
