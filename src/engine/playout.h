@@ -27,9 +27,9 @@ static inline int playout_move_cap(int npoints) { return 3 * npoints; }
 
 /* Plays a random game on b (modified in place) starting with colour to_move
  * and returns its outcome with komi_x2 (komi in half points) to White. If
- * first_mover is not NULL (room for BOARD_MAX_POINTS), first_mover[p] is set
- * to the colour that first played at p during the playout, for points that
- * were empty at the start (AMAF statistics); it is not cleared first. */
+ * first_mover is not NULL (room for BOARD_MAX_POINTS), each entry still 0
+ * when colour c plays at p is set to c: the caller zeroes it first and gets,
+ * per point, the colour that played there first (AMAF statistics). */
 playout_result playout_random(board *b, int to_move, int komi_x2, rng *r,
                               uint8_t *first_mover);
 

@@ -1,0 +1,319 @@
+/* board: stones, groups, liberties, captures, simple ko and area scoring.
+ * See board.h for the data structures and why they are shaped this way.
+ *
+ * The neighbour tables and Zobrist keys are built once, before main, by a
+ * constructor: every board then only points at its read-only table, so
+ * boards stay cheap to create and copy and no lazy initialisation races
+ * between threads. */
+#include "engine/board.h"
+
+#include <stddef.h>
+#include <string.h>
+
+static board_geometry geometries[BOARD_MAX_SIZE + 1][2];
+static uint64_t zobrist[BOARD_MAX_POINTS][3];
+
+static point wrap_or_off(int x, int y, int size, bool torus) {
+    if (torus) return (point)(((y + size) % size) * size + (x + size) % size);
+    if (x < 0 || y < 0 || x >= size || y >= size) return BOARD_OFF_POINT;
+    return (point)(y * size + x);
+}
+
+static void geometry_build(board_geometry *g, int size, bool torus) {
+    static const int dx[4] = { 0, 0, -1, 1 }, dy[4] = { 1, -1, 0, 0 };
+    static const int ddx[4] = { -1, 1, -1, 1 }, ddy[4] = { 1, 1, -1, -1 };
+    for (int y = 0; y < size; y++)
+        for (int x = 0; x < size; x++)
+            for (int i = 0; i < 4; i++) {
+                g->neighbour[y * size + x][i] = wrap_or_off(x + dx[i], y + dy[i], size, torus);
+                g->diagonal[y * size + x][i] = wrap_or_off(x + ddx[i], y + ddy[i], size, torus);
+            }
+}
+
+static uint64_t splitmix64(uint64_t *s) {
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+__attribute__((constructor)) static void board_tables_build(void) {
+    for (int size = BOARD_MIN_SIZE; size <= BOARD_MAX_SIZE; size++) {
+        geometry_build(&geometries[size][0], size, false);
+        geometry_build(&geometries[size][1], size, true);
+    }
+    uint64_t seed = 0x5048414e544f4d47ull;   /* fixed: hashes are reproducible */
+    for (int p = 0; p < BOARD_MAX_POINTS; p++) {
+        zobrist[p][BLACK] = splitmix64(&seed);
+        zobrist[p][WHITE] = splitmix64(&seed);
+    }
+}
+
+bool board_init(board *b, int size, bool torus) {
+    if (size < BOARD_MIN_SIZE || size > BOARD_MAX_SIZE) return false;
+    memset(b, 0, sizeof *b);
+    b->geo = &geometries[size][torus ? 1 : 0];
+    b->size = (int16_t)size;
+    b->npoints = (int16_t)(size * size);
+    b->torus = torus;
+    b->ko = NO_POINT;
+    b->color[BOARD_OFF_POINT] = BOARD_OFF;
+    for (int p = 0; p < b->npoints; p++) {
+        b->empty[p] = (point)p;
+        b->empty_pos[p] = (int16_t)p;
+    }
+    b->n_empty = b->npoints;
+    return true;
+}
+
+void board_copy(board *dst, const board *src) {
+    size_t n = (size_t)src->npoints;
+    memcpy(dst, src, offsetof(board, color));
+    memcpy(dst->color, src->color, n);
+    dst->color[BOARD_OFF_POINT] = BOARD_OFF;
+    memcpy(dst->group, src->group, n * sizeof src->group[0]);
+    memcpy(dst->next_stone, src->next_stone, n * sizeof src->next_stone[0]);
+    memcpy(dst->grp, src->grp, n * sizeof src->grp[0]);
+    memcpy(dst->empty, src->empty, (size_t)src->n_empty * sizeof src->empty[0]);
+    memcpy(dst->empty_pos, src->empty_pos, n * sizeof src->empty_pos[0]);
+}
+
+/* --- group bookkeeping ------------------------------------------------ */
+
+static inline void lib_add(board_group *g, point l) {
+    g->libs++;
+    g->lib_sum += l;
+    g->lib_sum_sq += (int32_t)l * l;
+}
+
+static inline void lib_remove(board_group *g, point l) {
+    g->libs--;
+    g->lib_sum -= l;
+    g->lib_sum_sq -= (int32_t)l * l;
+}
+
+/* All pseudo-liberties are one point (Cauchy-Schwarz equality). */
+static inline bool group_in_atari(const board_group *g) {
+    return g->libs > 0 &&
+           (int64_t)g->libs * g->lib_sum_sq == (int64_t)g->lib_sum * g->lib_sum;
+}
+
+static inline void empty_remove(board *b, point p) {
+    int i = b->empty_pos[p];
+    point last = b->empty[--b->n_empty];
+    b->empty[i] = last;
+    b->empty_pos[last] = (int16_t)i;
+}
+
+static inline void empty_add(board *b, point p) {
+    b->empty_pos[p] = b->n_empty;
+    b->empty[b->n_empty++] = p;
+}
+
+/* Joins two groups of one colour; the smaller is relabelled. */
+static void group_merge(board *b, point ga, point gb) {
+    if (b->grp[ga].stones < b->grp[gb].stones) { point t = ga; ga = gb; gb = t; }
+    point s = gb;
+    do { b->group[s] = ga; s = b->next_stone[s]; } while (s != gb);
+    point t = b->next_stone[ga];
+    b->next_stone[ga] = b->next_stone[gb];
+    b->next_stone[gb] = t;
+    board_group *a = &b->grp[ga];
+    const board_group *o = &b->grp[gb];
+    a->libs = (int16_t)(a->libs + o->libs);
+    a->stones = (int16_t)(a->stones + o->stones);
+    a->lib_sum += o->lib_sum;
+    a->lib_sum_sq += o->lib_sum_sq;
+}
+
+/* Removes group g (no liberties left); its points become liberties of the
+ * capturer's adjacent groups. Returns the number of stones removed. */
+static int group_capture(board *b, point g, int capturer, point *out) {
+    int victim = color_other(capturer), n = 0;
+    point s = g;
+    do {
+        point next = b->next_stone[s];
+        b->color[s] = EMPTY;
+        b->hash ^= zobrist[s][victim];
+        empty_add(b, s);
+        const point *nb = b->geo->neighbour[s];
+        for (int i = 0; i < 4; i++)
+            if (b->color[nb[i]] == capturer) lib_add(&b->grp[b->group[nb[i]]], s);
+        if (out) out[n] = s;
+        n++;
+        s = next;
+    } while (s != g);
+    b->stones[victim] = (int16_t)(b->stones[victim] - n);
+    return n;
+}
+
+/* --- moves --------------------------------------------------------------- */
+
+move_result board_check(const board *b, int color, point p) {
+    if (b->color[p] != EMPTY) return MOVE_OCCUPIED;
+    if (p == b->ko && color == b->ko_color) return MOVE_KO;
+    const point *nb = b->geo->neighbour[p];
+    for (int i = 0; i < 4; i++) {
+        int c = b->color[nb[i]];
+        if (c == EMPTY) return MOVE_OK;
+        if (c == BOARD_OFF) continue;
+        bool atari = group_in_atari(&b->grp[b->group[nb[i]]]);
+        if (c == color ? !atari : atari) return MOVE_OK;   /* a spare liberty, or a capture */
+    }
+    return MOVE_SUICIDE;
+}
+
+int board_play(board *b, int color, point p, point *captured_out) {
+    int other = color_other(color);
+    b->ko = NO_POINT;
+    b->ko_color = EMPTY;
+    empty_remove(b, p);
+    b->color[p] = (uint8_t)color;
+    b->hash ^= zobrist[p][color];
+    b->stones[color]++;
+    b->group[p] = p;
+    b->next_stone[p] = p;
+    b->grp[p] = (board_group){ 0, 1, 0, 0 };
+
+    const point *nb = b->geo->neighbour[p];
+    for (int i = 0; i < 4; i++) {
+        int c = b->color[nb[i]];
+        if (c == EMPTY) lib_add(&b->grp[p], nb[i]);
+        else if (c != BOARD_OFF) lib_remove(&b->grp[b->group[nb[i]]], p);
+    }
+    int captured = 0;
+    for (int i = 0; i < 4; i++) {
+        point n = nb[i];
+        int c = b->color[n];
+        if (c == color) {
+            if (b->group[n] != b->group[p]) group_merge(b, b->group[p], b->group[n]);
+        } else if (c == other && b->grp[b->group[n]].libs == 0) {
+            captured += group_capture(b, b->group[n], color,
+                                      captured_out ? captured_out + captured : NULL);
+            if (captured == 1) b->ko = n;
+        }
+    }
+    const board_group *mine = &b->grp[b->group[p]];
+    if (captured == 1 && mine->stones == 1 && mine->libs == 1) b->ko_color = (uint8_t)other;
+    else b->ko = NO_POINT;
+    b->captures[color] += captured;
+    return captured;
+}
+
+void board_pass(board *b) {
+    b->ko = NO_POINT;
+    b->ko_color = EMPTY;
+}
+
+bool board_would_atari(const board *b, int color, point p) {
+    int other = color_other(color);
+    const point *nb = b->geo->neighbour[p];
+    for (int i = 0; i < 4; i++) {
+        if (b->color[nb[i]] != other) continue;
+        point g = b->group[nb[i]];
+        const board_group *gr = &b->grp[g];
+        if (group_in_atari(gr)) continue;      /* captured, or already in atari */
+        int k = 0;                             /* adjacencies of p to g */
+        for (int j = 0; j < 4; j++)
+            if (b->color[nb[j]] == other && b->group[nb[j]] == g) k++;
+        board_group after = {
+            (int16_t)(gr->libs - k), gr->stones,
+            gr->lib_sum - k * p, gr->lib_sum_sq - k * (int32_t)p * p
+        };
+        if (group_in_atari(&after)) return true;
+    }
+    return false;
+}
+
+uint64_t board_hash_after(const board *b, int color, point p) {
+    int other = color_other(color);
+    uint64_t h = b->hash ^ zobrist[p][color];
+    point done[4];
+    int ndone = 0;
+    const point *nb = b->geo->neighbour[p];
+    for (int i = 0; i < 4; i++) {
+        if (b->color[nb[i]] != other) continue;
+        point g = b->group[nb[i]];
+        if (!group_in_atari(&b->grp[g])) continue;
+        bool seen = false;
+        for (int j = 0; j < ndone; j++) seen |= done[j] == g;
+        if (seen) continue;
+        done[ndone++] = g;
+        point s = g;
+        do { h ^= zobrist[s][other]; s = b->next_stone[s]; } while (s != g);
+    }
+    return h;
+}
+
+bool board_is_eye(const board *b, int color, point p) {
+    const point *nb = b->geo->neighbour[p];
+    for (int i = 0; i < 4; i++) {
+        int c = b->color[nb[i]];
+        if (c != color && c != BOARD_OFF) return false;
+    }
+    int other = color_other(color), bad = 0, edge = 0;
+    const point *dg = b->geo->diagonal[p];
+    for (int i = 0; i < 4; i++) {
+        int c = b->color[dg[i]];
+        if (c == other) bad++;
+        else if (c == BOARD_OFF) edge = 1;
+    }
+    return bad + edge < 2;
+}
+
+int board_liberties(const board *b, point p) {
+    if (b->color[p] != BLACK && b->color[p] != WHITE) return 0;
+    uint8_t counted[BOARD_MAX_POINTS + 1];
+    memset(counted, 0, (size_t)b->npoints);
+    int libs = 0;
+    point g = b->group[p], s = g;
+    do {
+        const point *nb = b->geo->neighbour[s];
+        for (int i = 0; i < 4; i++)
+            if (b->color[nb[i]] == EMPTY && !counted[nb[i]]) { counted[nb[i]] = 1; libs++; }
+        s = b->next_stone[s];
+    } while (s != g);
+    return libs;
+}
+
+bool board_in_atari(const board *b, point p) {
+    if (b->color[p] != BLACK && b->color[p] != WHITE) return false;
+    return group_in_atari(&b->grp[b->group[p]]);
+}
+
+/* --- scoring ------------------------------------------------------------- */
+
+/* Size of the empty region around p (marking it seen) and which colours
+ * border it (bit BLACK, bit WHITE). */
+static int region_fill(const board *b, point p, uint8_t *seen, int *borders) {
+    point stack[BOARD_MAX_POINTS];
+    int top = 0, size = 0;
+    stack[top++] = p;
+    seen[p] = 1;
+    while (top > 0) {
+        point q = stack[--top];
+        size++;
+        const point *nb = b->geo->neighbour[q];
+        for (int i = 0; i < 4; i++) {
+            int c = b->color[nb[i]];
+            if (c == EMPTY && !seen[nb[i]]) { seen[nb[i]] = 1; stack[top++] = nb[i]; }
+            else if (c == BLACK || c == WHITE) *borders |= 1 << c;
+        }
+    }
+    return size;
+}
+
+void board_score_area(const board *b, int *black, int *white) {
+    uint8_t seen[BOARD_MAX_POINTS + 1];
+    memset(seen, 0, (size_t)b->npoints);
+    int area[3] = { 0, b->stones[BLACK], b->stones[WHITE] };
+    for (int i = 0; i < b->n_empty; i++) {
+        point p = b->empty[i];
+        if (seen[p]) continue;
+        int borders = 0, size = region_fill(b, p, seen, &borders);
+        if (borders == 1 << BLACK) area[BLACK] += size;
+        else if (borders == 1 << WHITE) area[WHITE] += size;
+    }
+    *black = area[BLACK];
+    *white = area[WHITE];
+}
