@@ -10,7 +10,9 @@ struct command { const char *name; int (*run)(int argc, char **argv); const char
 
 static const struct command commands[] = {
     { "referee", cmd_referee, "JSON-lines referee: settings, then one action a line" },
+    { "bench", cmd_bench, "engine benchmark: playouts and referee games per second" },
     { "healthcheck", cmd_healthcheck, "exit 0 when the server's /api/health answers HTTP 200" },
+    { "arena", cmd_arena, "play computer players against each other and measure strength" },
 };
 
 static void usage(FILE *out) {

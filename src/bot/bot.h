@@ -1,0 +1,92 @@
+/* bot: the computer player, a Monte-Carlo Phantom Go program.
+ *
+ * Fair by construction: the player's only input is a bot_memory, the fold
+ * of the observations the visibility filter (engine/view.h) gave its own
+ * colour, exactly what a human in that seat receives. It never sees a
+ * referee. Given the same memory and the same seed, bot_choose makes the
+ * same decision (when its budget is counted in playouts, not time), so two
+ * games that differ only in what the player cannot see get the same play.
+ *
+ * Usage, for one seat:
+ *     bot_memory m;  bot_memory_init(&m, &settings, WHITE);
+ *     for each event seq: view_observe(r, VIEWER_WHITE, seq, &ob);
+ *                         bot_memory_apply(&m, &ob);
+ *     point p = bot_choose(&config, &m, seed, NULL);   (PASS_POINT: pass)
+ * After an illegal answer, fold the new observation in and ask again: the
+ * player has learnt the stone and never repeats a point of this turn.
+ *
+ * Players (bot_kind), weakest first: uniform random attempts; a heuristic
+ * (captures, escapes from atari, avoids what illegal answers revealed);
+ * flat Monte-Carlo over determinized boards with AMAF; information-set
+ * tree search with RAVE over belief-weighted boards. The user-facing levels
+ * easy, medium and strong map to configurations of these (bot_level). */
+#ifndef PG_BOT_BOT_H
+#define PG_BOT_BOT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "engine/board.h"
+#include "engine/view.h"
+
+typedef enum { BOT_RANDOM = 0, BOT_HEURISTIC, BOT_FLAT, BOT_STRONG } bot_kind;
+
+/* What the player knows about a possible opponent stone at a point. */
+enum {
+    OPP_UNKNOWN = 0,  /* nothing learnt: the belief prior decides */
+    OPP_CERTAIN,      /* an opponent stone is there (handicap, an attempt
+                         refused as occupied, a stone that captured ours) */
+    OPP_REFUSED,      /* our attempt was refused, reason untold: a stone, or
+                         else a suicide point ringed by opponent stones */
+    OPP_MAYBE,        /* was certain, may have been captured since (Hamburg
+                         rules tell a capture's count, not its points) */
+    OPP_CAPTURED      /* announced captured: empty unless played again */
+};
+
+/* A search budget per decision. The first attempt of a turn gets it all;
+ * each later attempt of the same turn (after illegal answers) gets less,
+ * so a turn with many refusals stays within a few budgets. */
+typedef struct bot_config {
+    bot_kind kind;
+    int playouts;   /* simulations per decision; 0: bounded by time only */
+    int time_ms;    /* wall-clock cap per decision; 0: no cap */
+} bot_config;
+
+/* Everything the player knows: its view plus facts read from the history. */
+typedef struct bot_memory {
+    view view;                           /* the visibility filter's view */
+    const board_geometry *geo;           /* neighbours, for inferences */
+    int32_t me;                          /* BLACK or WHITE */
+    int32_t ko_guess;                    /* our single stone just taken, or NO_POINT */
+    uint8_t opp[BOARD_MAX_POINTS];       /* OPP_* per point */
+    int16_t opp_turn[BOARD_MAX_POINTS];  /* turn of the latest fact at p */
+} bot_memory;
+
+typedef struct bot_stats {
+    long playouts;    /* simulations run for the decision */
+    double seconds;   /* wall-clock time spent */
+} bot_stats;
+
+/* Parses a player for the arena: "random", "heuristic", "flat" or
+ * "strong", the last two with the ladder's 10,000 simulations a decision
+ * unless followed by ":N" (N simulations) or ":Nms" (N milliseconds).
+ * Returns false for anything else. */
+bool bot_config_parse(const char *name, bot_config *out);
+
+/* The configuration of a user-facing level "easy", "medium" or "strong".
+ * Returns false for an unknown level. */
+bool bot_level(const char *level, bot_config *out);
+
+/* Starts the memory of the player of colour me (BLACK or WHITE) at the
+ * start of a game with settings s. */
+void bot_memory_init(bot_memory *m, const game_settings *s, int me);
+/* Folds the next observation of this player's colour into the memory. */
+void bot_memory_apply(bot_memory *m, const observation *ob);
+
+/* The player's next action when it is its turn: a point to attempt, or
+ * PASS_POINT. Never a point holding its own stone or already tried this
+ * turn. stats_out may be NULL. Thread-safe: no shared state. */
+point bot_choose(const bot_config *cfg, const bot_memory *m, uint64_t seed,
+                 bot_stats *stats_out);
+
+#endif

@@ -1,0 +1,122 @@
+/* flat: flat Monte-Carlo over determinized boards with AMAF, the baseline
+ * player (after Cazenave's "A Phantom-Go Program", 2005).
+ *
+ * Each simulation draws a board from the uniform belief, picks uniformly
+ * one of the candidate attempts that is legal on that board (or pass, in
+ * a fixed share of the simulations), and
+ * finishes the game with a light playout. A candidate's value is its mean
+ * result blended with its AMAF mean (every simulation where we were first
+ * to play that point counts for it), the blend leaning on AMAF while a
+ * move has few results of its own. Values are conditional on the attempt
+ * being legal: an illegal one costs nothing but a new decision, with one
+ * more stone learnt. Pass is chosen when its mean is at least the best
+ * move's. */
+#include "bot/players.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bot/search.h"
+
+#define AMAF_EQUIV 200.0   /* results at which own mean and AMAF weigh alike */
+
+typedef struct flat_work {
+    belief bf;
+    board sample;
+    point cand[BOARD_MAX_POINTS + 1];       /* candidates, then PASS_POINT */
+    double n[BOARD_MAX_POINTS + 1], w[BOARD_MAX_POINTS + 1];   /* by index */
+    double amaf_n[BOARD_MAX_POINTS], amaf_w[BOARD_MAX_POINTS]; /* by point */
+    uint8_t first_mover[BOARD_MAX_POINTS];
+} flat_work;
+
+/* A candidate index legal on the sample, uniformly; n_cand (pass) when
+ * none is. */
+static int pick_legal(const flat_work *fw, int n_cand, int me, rng *r) {
+    int order[BOARD_MAX_POINTS];
+    for (int i = 0; i < n_cand; i++)
+        order[i] = i;
+    for (int left = n_cand; left > 0; left--) {
+        int k = (int)rng_below(r, (uint32_t)left);
+        int i = order[k];
+        order[k] = order[left - 1];
+        if (board_check(&fw->sample, me, fw->cand[i]) == MOVE_OK)
+            return i;
+    }
+    return n_cand;
+}
+
+/* Simulation number k: pass once in every n_cand + 1 (its share under a
+ * uniform choice, but never left to chance), else a random legal move. */
+static void simulate(flat_work *fw, const bot_memory *m, int n_cand, long k, rng *r) {
+    int me = m->me, komi = m->view.settings.komi_x2;
+    belief_sample(&fw->bf, &fw->sample, r);
+    int i = k % (n_cand + 1) == 0 ? n_cand : pick_legal(fw, n_cand, me, r);
+    double result;
+    if (i == n_cand) {
+        board_pass(&fw->sample);
+        result = search_finish(&fw->sample, me, color_other(me), m->view.passes + 1,
+                               komi, r, NULL);
+    } else {
+        point p = fw->cand[i];
+        memset(fw->first_mover, 0, (size_t)board_points(&fw->sample));
+        fw->first_mover[p] = (uint8_t)me;
+        board_play(&fw->sample, me, p, NULL);
+        result = search_finish(&fw->sample, me, color_other(me), 0, komi, r,
+                               fw->first_mover);
+        for (point q = 0; q < board_points(&fw->sample); q++)
+            if (fw->first_mover[q] == me) {
+                fw->amaf_n[q] += 1;
+                fw->amaf_w[q] += result;
+            }
+    }
+    fw->n[i] += 1;
+    fw->w[i] += result;
+}
+
+static point best_of(const flat_work *fw, int n_cand) {
+    int best = -1;
+    double best_value = -1, best_mean = -1;
+    for (int i = 0; i < n_cand; i++) {
+        if (fw->n[i] == 0)
+            continue;
+        point p = fw->cand[i];
+        double mean = fw->w[i] / fw->n[i];
+        double amaf = fw->amaf_w[p] / fw->amaf_n[p];
+        double beta = sqrt(AMAF_EQUIV / (3 * fw->n[i] + AMAF_EQUIV));
+        double value = beta * amaf + (1 - beta) * mean;
+        if (value > best_value) {
+            best = i;
+            best_value = value;
+        }
+        if (mean > best_mean)
+            best_mean = mean;
+    }
+    bool pass_tried = fw->n[n_cand] > 0;
+    if (best < 0 || (pass_tried && fw->w[n_cand] / fw->n[n_cand] >= best_mean))
+        return PASS_POINT;
+    return fw->cand[best];
+}
+
+point flat_choose(const bot_config *cfg, const bot_memory *m, rng *r,
+                  double start, long *playouts_out) {
+    flat_work *fw = calloc(1, sizeof *fw);
+    if (!fw || !belief_prepare(&fw->bf, m, false)) {
+        free(fw);
+        return heuristic_choose(m, r);
+    }
+    int n_cand = search_candidates(m, &fw->bf.base, fw->cand);
+    fw->cand[n_cand] = PASS_POINT;
+    long done = 0;
+    if (n_cand > 0) {
+        search_budget budget = search_budget_for(cfg, m, start);
+        while (search_continue(&budget, done)) {
+            simulate(fw, m, n_cand, done, r);
+            done++;
+        }
+    }
+    point choice = n_cand > 0 ? best_of(fw, n_cand) : PASS_POINT;
+    *playouts_out = done;
+    free(fw);
+    return choice;
+}

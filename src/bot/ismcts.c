@@ -1,0 +1,256 @@
+/* ismcts: information-set Monte-Carlo tree search with RAVE, the strong
+ * player (after Cowling, Powley and Whitehouse's ISMCTS, 2012, and Wang et
+ * al.'s belief-state search for Phantom Go, 2018).
+ *
+ * The tree is over OUR attempts only. The opponent's moves are hidden from
+ * us, so in our information sets they are not branches: each simulation
+ * draws one board from the informed belief, walks the tree choosing our
+ * moves among those legal on that board, answers each with a random
+ * opponent move on the board, and finishes with a light playout. Every
+ * node thus stands for the sequence of our moves, whatever the opponent
+ * did in between (the "multiple-observer" collapse of opponent moves).
+ *
+ * Selection is UCB with RAVE (Gelly and Silver): a child's value blends
+ * its mean with its AMAF mean, β = rn / (rn + n + rn·n/RAVE_EQUIV), plus an
+ * exploration term counted in availability (how often the child was legal
+ * when its parent was visited), as ISMCTS needs when moves are legal only
+ * on some boards. Children start with a small prior (the edge is worse),
+ * and ties are broken by a tiny seeded noise so that no point order wins.
+ * At the root we choose the most simulated move, or pass when passing
+ * scores at least as well as it.
+ *
+ * Nodes live in one pool allocated per decision; when it is full the tree
+ * stops growing and the simulations go on below the leaves. */
+#include "bot/players.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bot/search.h"
+
+#define POOL_MAX    (1 << 20)   /* nodes: 28 MiB at most per decision */
+#define EXPAND_AT   8           /* visits before a node gets children */
+#define RAVE_EQUIV  2000.0
+#define EXPLORE     0.2
+#define PRIOR_N     4.0
+#define MAX_DEPTH   64
+
+typedef struct node {
+    int32_t first_child;     /* index in the pool, or -1 */
+    point move;              /* PASS_POINT for the root's pass child */
+    int16_t n_children;
+    float n, w;              /* simulations through this node, their wins */
+    float rn, rw;            /* AMAF simulations and wins */
+    float avail;             /* times legal when the parent was visited */
+} node;
+
+typedef struct tree_work {
+    belief bf;
+    board sample;
+    node *pool;
+    int32_t n_nodes, pool_size;
+    int32_t path[MAX_DEPTH + 1];             /* nodes chosen, root first */
+    point mine[MAX_DEPTH], theirs[MAX_DEPTH];   /* moves along the path */
+    uint8_t first_mover[BOARD_MAX_POINTS];
+    point scratch[BOARD_MAX_POINTS];
+} tree_work;
+
+static double prior_of(const board *b, point p) {
+    if (p == PASS_POINT || board_is_torus(b))
+        return 0.5;
+    int n = board_size(b), x = board_x(b, p), y = board_y(b, p);
+    bool edge = x == 0 || y == 0 || x == n - 1 || y == n - 1;
+    return edge ? 0.35 : 0.5;
+}
+
+/* Gives node `at` the children moves[0..n-1]; false if the pool is full. */
+static bool add_children(tree_work *tw, int32_t at, const point *moves, int n) {
+    if (n == 0 || tw->n_nodes + n > tw->pool_size)
+        return false;
+    node *parent = &tw->pool[at];
+    parent->first_child = tw->n_nodes;
+    parent->n_children = (int16_t)n;
+    for (int i = 0; i < n; i++) {
+        node *c = &tw->pool[tw->n_nodes++];
+        double prior = prior_of(&tw->sample, moves[i]);
+        *c = (node){ -1, moves[i], 0, 0, 0, (float)PRIOR_N, (float)(PRIOR_N * prior), 0 };
+    }
+    return true;
+}
+
+/* Children of a node below the root: every point not ours on this board,
+ * not a known opponent stone and not our eye. */
+static void expand(tree_work *tw, const bot_memory *m, int32_t at) {
+    int n = 0;
+    for (point p = 0; p < board_points(&tw->sample); p++)
+        if (board_at(&tw->sample, p) != m->me && m->opp[p] != OPP_CERTAIN &&
+            !board_is_eye(&tw->sample, m->me, p))
+            tw->scratch[n++] = p;
+    add_children(tw, at, tw->scratch, n);
+}
+
+static double child_value(const node *c, rng *r) {
+    double q = c->n > 0 ? c->w / c->n : 0;
+    double rq = c->rn > 0 ? c->rw / c->rn : 0.5;
+    double beta = c->rn / (c->rn + c->n + c->rn * c->n / RAVE_EQUIV);
+    double explore = EXPLORE * sqrt(log(c->avail + 1) / (c->n + 1));
+    return (1 - beta) * q + beta * rq + explore + rng_below(r, 1024) * 1e-7;
+}
+
+/* The child to follow on this board, counting availability; -1 if none of
+ * the node's children is legal here. */
+static int32_t select_child(tree_work *tw, int32_t at, int me, rng *r) {
+    const node *parent = &tw->pool[at];
+    int32_t best = -1;
+    double best_value = -1;
+    for (int32_t i = parent->first_child; i < parent->first_child + parent->n_children; i++) {
+        node *c = &tw->pool[i];
+        if (c->move != PASS_POINT &&
+            (board_check(&tw->sample, me, c->move) != MOVE_OK ||
+             board_is_eye(&tw->sample, me, c->move)))
+            continue;
+        c->avail += 1;
+        double v = child_value(c, r);
+        if (v > best_value) {
+            best = i;
+            best_value = v;
+        }
+    }
+    return best;
+}
+
+/* Walks back up the path, crediting each node and the AMAF statistics of
+ * the siblings we played first after their parent's position. */
+static void backup(tree_work *tw, int depth, int me, double result) {
+    int opp = color_other(me);
+    for (int d = depth - 1; d >= 0; d--) {
+        if (tw->theirs[d] != PASS_POINT)
+            tw->first_mover[tw->theirs[d]] = (uint8_t)opp;
+        if (tw->mine[d] != PASS_POINT)
+            tw->first_mover[tw->mine[d]] = (uint8_t)me;
+        const node *parent = &tw->pool[tw->path[d]];
+        for (int32_t i = parent->first_child; i < parent->first_child + parent->n_children; i++) {
+            node *c = &tw->pool[i];
+            if (c->move != PASS_POINT && tw->first_mover[c->move] == me) {
+                c->rn += 1;
+                c->rw += (float)result;
+            }
+        }
+    }
+    for (int d = 0; d <= depth; d++) {
+        tw->pool[tw->path[d]].n += 1;
+        tw->pool[tw->path[d]].w += (float)result;
+    }
+}
+
+static void simulate(tree_work *tw, const bot_memory *m, rng *r) {
+    int me = m->me, opp = color_other(me), komi = m->view.settings.komi_x2;
+    belief_sample(&tw->bf, &tw->sample, r);
+    memset(tw->first_mover, 0, (size_t)board_points(&tw->sample));
+    int32_t at = 0;
+    int depth = 0, passes = m->view.passes;
+    tw->path[0] = 0;
+    while (depth < MAX_DEPTH) {
+        if (tw->pool[at].n_children == 0) {
+            if (depth == 0 || tw->pool[at].n < EXPAND_AT)
+                break;
+            expand(tw, m, at);
+            if (tw->pool[at].n_children == 0)
+                break;
+        }
+        int32_t child = select_child(tw, at, me, r);
+        if (child < 0)
+            break;
+        point p = tw->pool[child].move;
+        tw->mine[depth] = p;
+        tw->theirs[depth] = PASS_POINT;
+        tw->path[++depth] = child;
+        at = child;
+        if (p == PASS_POINT) {
+            board_pass(&tw->sample);
+            passes++;
+            break;   /* the pass child is a leaf: the game goes on below */
+        }
+        board_play(&tw->sample, me, p, NULL);
+        point q = search_random_move(&tw->sample, opp, r);
+        if (q == PASS_POINT) {
+            board_pass(&tw->sample);
+        } else {
+            board_play(&tw->sample, opp, q, NULL);
+            tw->theirs[depth - 1] = q;
+        }
+        passes = 0;
+    }
+    bool ended_on_pass = depth > 0 && tw->mine[depth - 1] == PASS_POINT;
+    double result = search_finish(&tw->sample, me, ended_on_pass ? opp : me,
+                                  ended_on_pass ? passes : 0, komi, r, tw->first_mover);
+    backup(tw, depth, me, result);
+}
+
+static point root_choice(const tree_work *tw) {
+    const node *root = &tw->pool[0];
+    const node *best = NULL, *pass = NULL;
+    for (int32_t i = root->first_child; i < root->first_child + root->n_children; i++) {
+        const node *c = &tw->pool[i];
+        if (c->move == PASS_POINT)
+            pass = c;
+        else if (c->n > 0 && (!best || c->n > best->n))
+            best = c;
+    }
+    if (!best)
+        return PASS_POINT;
+    if (pass && pass->n > 0 && pass->w / pass->n >= best->w / best->n)
+        return PASS_POINT;
+    return best->move;
+}
+
+static tree_work *tree_new(const bot_config *cfg, const bot_memory *m) {
+    tree_work *tw = calloc(1, sizeof *tw);
+    if (!tw)
+        return NULL;
+    long want = cfg->playouts > 0 ? (long)cfg->playouts * 8 : POOL_MAX;
+    tw->pool_size = (int32_t)(want < POOL_MAX ? want : POOL_MAX);
+    if (tw->pool_size < 2 * BOARD_MAX_POINTS)
+        tw->pool_size = 2 * BOARD_MAX_POINTS;
+    tw->pool = malloc((size_t)tw->pool_size * sizeof *tw->pool);
+    if (!tw->pool || !belief_prepare(&tw->bf, m, true)) {
+        free(tw->pool);
+        free(tw);
+        return NULL;
+    }
+    return tw;
+}
+
+static void tree_free(tree_work *tw) {
+    free(tw->pool);
+    free(tw);
+}
+
+point ismcts_choose(const bot_config *cfg, const bot_memory *m, rng *r,
+                    double start, long *playouts_out) {
+    tree_work *tw = tree_new(cfg, m);
+    if (!tw)
+        return heuristic_choose(m, r);
+    int n = search_candidates(m, &tw->bf.base, tw->scratch);
+    if (n == 0) {
+        tree_free(tw);
+        *playouts_out = 0;
+        return PASS_POINT;
+    }
+    tw->scratch[n] = PASS_POINT;
+    tw->pool[0] = (node){ -1, NO_POINT, 0, 0, 0, 0, 0, 0 };
+    tw->n_nodes = 1;
+    board_copy(&tw->sample, &tw->bf.base);
+    add_children(tw, 0, tw->scratch, n + 1);
+    search_budget budget = search_budget_for(cfg, m, start);
+    long done = 0;
+    while (search_continue(&budget, done)) {
+        simulate(tw, m, r);
+        done++;
+    }
+    point choice = root_choice(tw);
+    *playouts_out = done;
+    tree_free(tw);
+    return choice;
+}

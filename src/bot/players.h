@@ -1,0 +1,29 @@
+/* players: the four players behind bot_choose (bot.c dispatches).
+ *
+ * Internal to src/bot. Every player reads only the memory and draws its
+ * randomness only from r, so a decision is a function of (memory, seed);
+ * the Monte-Carlo players also stop on the clock when the configuration
+ * sets a time cap. They never return our own stone or a point tried this
+ * turn. */
+#ifndef PG_BOT_PLAYERS_H
+#define PG_BOT_PLAYERS_H
+
+#include "bot/bot.h"
+#include "engine/rng.h"
+
+/* Uniform over the points that are not ours, not tried this turn and not
+ * our eyes; pass when there is none. */
+point random_choose(const bot_memory *m, rng *r);
+
+/* Captures a known group in atari, saves one of ours from atari, else a
+ * weighted random attempt that avoids known stones and self-atari. */
+point heuristic_choose(const bot_memory *m, rng *r);
+
+/* The Monte-Carlo players; start is the decision's start (search_now()),
+ * *playouts_out receives the number of simulations run. */
+point flat_choose(const bot_config *cfg, const bot_memory *m, rng *r,
+                  double start, long *playouts_out);
+point ismcts_choose(const bot_config *cfg, const bot_memory *m, rng *r,
+                    double start, long *playouts_out);
+
+#endif

@@ -1,0 +1,50 @@
+/* search: what the Monte-Carlo players share: the root's candidate
+ * attempts, the budget of one decision, and the simulation of one game
+ * from a determinized board.
+ *
+ * Internal to src/bot. Kept apart from flat.c and ismcts.c so that the two
+ * players differ only in how they spend simulations, which is what the
+ * strength ladder measures. */
+#ifndef PG_BOT_SEARCH_H
+#define PG_BOT_SEARCH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "bot/belief.h"
+#include "bot/bot.h"
+#include "engine/board.h"
+#include "engine/rng.h"
+
+/* Root candidates: every point that is not our stone, not tried this turn,
+ * not a known opponent stone and not one of our eyes. Pass is not listed.
+ * Returns how many were written to out. */
+int search_candidates(const bot_memory *m, const board *base, point *out);
+
+/* The budget of one decision: cfg's, shrunk for the later attempts of a
+ * turn (each illegal answer so far divides it, down to a quarter). */
+typedef struct search_budget {
+    long playouts;      /* 0: no limit by count */
+    double deadline;    /* monotonic seconds; 0: no limit by time */
+} search_budget;
+
+search_budget search_budget_for(const bot_config *cfg, const bot_memory *m, double start);
+/* May simulation number done (0-based) still run? Reads the clock only
+ * every 64 simulations. At least one simulation always runs. */
+bool search_continue(const search_budget *b, long done);
+
+double search_now(void);
+
+/* A uniformly random legal move of colour c on b that does not fill c's
+ * own eye, or PASS_POINT if none (the light playout's policy). */
+point search_random_move(const board *b, int c, rng *r);
+
+/* The game's value for `me` after the position on b, `to_move` to play,
+ * `passes` passes in a row just made, in [0, 1]: mostly the win (1, 0.5 for
+ * a jigo, 0), a tenth the score margin. Two passes
+ * end it at once (scored as it stands), otherwise a light playout finishes
+ * it; first_mover gets AMAF colours (see playout_random) if not NULL. */
+double search_finish(board *b, int me, int to_move, int passes, int komi_x2,
+                     rng *r, uint8_t *first_mover);
+
+#endif

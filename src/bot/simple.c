@@ -1,0 +1,139 @@
+/* simple: the two players without search, the bottom of the ladder and the
+ * fallback when a search cannot get memory.
+ *
+ * The random player attempts points uniformly (never its own stones, its
+ * own eyes or a point already tried this turn). The heuristic player works
+ * on the board it knows for sure: its stones plus the opponent stones that
+ * illegal answers and captures revealed. There it captures a known group in
+ * atari (the largest), else saves its own group in atari by extending when
+ * that gives it a second liberty, else picks a weighted random attempt:
+ * third and fourth lines, next to known opponent stones, away from self-
+ * atari. Neither player reads a hidden stone: both see only the memory. */
+#include "bot/players.h"
+
+#include <stddef.h>
+
+#include "bot/belief.h"
+#include "bot/search.h"
+
+point random_choose(const bot_memory *m, rng *r) {
+    board own;
+    const game_settings *s = &m->view.settings;
+    board_init(&own, s->size, s->torus);
+    for (point p = 0; p < board_points(&own); p++)
+        if (m->view.stone[p] == m->me && board_check(&own, m->me, p) == MOVE_OK)
+            board_play(&own, m->me, p, NULL);
+    point cand[BOARD_MAX_POINTS];
+    int n = 0;
+    for (point p = 0; p < board_points(&own); p++)
+        if (board_at(&own, p) == EMPTY && !(m->view.mark[p] & VIEW_TRIED) &&
+            !board_is_eye(&own, m->me, p))
+            cand[n++] = p;
+    return n ? cand[rng_below(r, (uint32_t)n)] : PASS_POINT;
+}
+
+/* Our stones plus every known opponent stone that fits. */
+static void known_board(const belief *bf, board *out) {
+    board_copy(out, &bf->base);
+    for (int i = 0; i < bf->n_certain; i++)
+        if (belief_fits(out, bf->opp, bf->certain[i]))
+            board_play(out, bf->opp, bf->certain[i], NULL);
+}
+
+/* Stones of the opponent's groups in atari that p touches (0: none). */
+static int capture_size(const board *b, int opp, point p) {
+    int total = 0;
+    point seen[4];
+    int n_seen = 0;
+    for (int d = 0; d < 4; d++) {
+        point q = b->geo->neighbour[p][d];
+        if (b->color[q] != opp || !board_in_atari(b, q))
+            continue;
+        point root = b->group[q];
+        bool dup = false;
+        for (int k = 0; k < n_seen; k++)
+            dup |= seen[k] == root;
+        if (!dup) {
+            seen[n_seen++] = root;
+            total += b->grp[root].stones;
+        }
+    }
+    return total;
+}
+
+/* Stones of ours in atari that playing at p saves (gives two liberties). */
+static int rescue_size(const board *b, int me, point p) {
+    int at_risk = 0;
+    for (int d = 0; d < 4; d++) {
+        point q = b->geo->neighbour[p][d];
+        if (b->color[q] == me && board_in_atari(b, q))
+            at_risk += b->grp[b->group[q]].stones;
+    }
+    if (at_risk == 0)
+        return 0;
+    board after;
+    board_copy(&after, b);
+    board_play(&after, me, p, NULL);
+    return board_liberties(&after, p) >= 2 ? at_risk : 0;
+}
+
+static double quiet_weight(const board *b, const bot_memory *m, point p) {
+    static const double by_line[] = { 0.2, 0.7, 1.5, 1.5 };
+    double w = 1.0;
+    if (!board_is_torus(b)) {
+        int n = board_size(b), x = board_x(b, p), y = board_y(b, p);
+        int line = x < y ? x : y;
+        if (n - 1 - x < line) line = n - 1 - x;
+        if (n - 1 - y < line) line = n - 1 - y;
+        w = line < 4 ? by_line[line] : 1.0;
+    }
+    for (int d = 0; d < 4; d++)
+        if (b->color[b->geo->neighbour[p][d]] == color_other(m->me))
+            w *= 2.0;
+    board after;
+    board_copy(&after, b);
+    board_play(&after, m->me, p, NULL);
+    if (board_in_atari(&after, p))
+        w *= 0.05;
+    return w;
+}
+
+point heuristic_choose(const bot_memory *m, rng *r) {
+    belief bf;
+    if (!belief_prepare(&bf, m, false))
+        return random_choose(m, r);
+    board known;
+    known_board(&bf, &known);
+    point cand[BOARD_MAX_POINTS];
+    int n = search_candidates(m, &bf.base, cand);
+    point urgent = PASS_POINT;
+    int urgent_size = 0;
+    double weight[BOARD_MAX_POINTS], total = 0;
+    for (int i = 0; i < n; i++) {
+        point p = cand[i];
+        weight[i] = 0;
+        if (board_check(&known, m->me, p) != MOVE_OK)
+            continue;
+        int size = capture_size(&known, bf.opp, p) * 2 + rescue_size(&known, m->me, p);
+        if (size > urgent_size) {
+            urgent = p;
+            urgent_size = size;
+        }
+        weight[i] = quiet_weight(&known, m, p);
+        total += weight[i];
+    }
+    if (urgent_size > 0)
+        return urgent;
+    if (total <= 0)
+        return PASS_POINT;
+    double target = (double)rng_next32(r) / 4294967296.0 * total;
+    for (int i = 0; i < n; i++) {
+        target -= weight[i];
+        if (weight[i] > 0 && target < 0)
+            return cand[i];
+    }
+    for (int i = n - 1; i >= 0; i--)
+        if (weight[i] > 0)
+            return cand[i];
+    return PASS_POINT;
+}

@@ -1,0 +1,183 @@
+/* Unit tests of the computer player: fairness (same observations and seed,
+ * same decisions, whatever the hidden stones), legality of everything it
+ * plays over whole games in every referee mode, its passing, and its
+ * configuration names. */
+#include "harness.h"
+
+#include <string.h>
+
+#include "bot/bot.h"
+#include "test_bot_util.h"
+
+static const char *const fair_players[] = { "random", "heuristic", "flat:150", "strong:150" };
+
+static bool same_memory(const duel *a, const duel *b, int colour) {
+    return memcmp(&a->mem[colour], &b->mem[colour], sizeof a->mem[colour]) == 0;
+}
+
+/* The two games differ only in where White's first stone is: Black's
+ * memories are byte-identical and every player decides the same. */
+TEST(bot_fair_hidden_stone_changes_nothing) {
+    game_settings s = settings_default();
+    for (size_t i = 0; i < sizeof fair_players / sizeof fair_players[0]; i++) {
+        bot_config cfg;
+        CHECK(bot_config_parse(fair_players[i], &cfg));
+        duel *a = duel_new(&s), *b = duel_new(&s);
+        duel_play(a, "E5"); duel_play(b, "E5");
+        duel_play(a, "A1"); duel_play(b, "J9");
+        CHECK(same_memory(a, b, BLACK));
+        for (uint64_t seed = 1; seed <= 3; seed++)
+            CHECK_EQ_INT(bot_choose(&cfg, &a->mem[BLACK], seed, NULL),
+                         bot_choose(&cfg, &b->mem[BLACK], seed, NULL));
+        duel_free(a);
+        duel_free(b);
+    }
+}
+
+/* Over a game against two different hidden White scripts: as long as
+ * Black's observations are the same, its decisions are the same. */
+TEST(bot_fair_over_a_game) {
+    static const char *const white_a[] = { "A1", "C1", "E1", "G1", "J1", "A3", "J3", "A5", "J5", "A7" };
+    static const char *const white_b[] = { "A9", "C9", "E9", "G9", "J9", "A8", "J8", "B9", "H9", "J7" };
+    game_settings s = settings_default();
+    bot_config cfg;
+    CHECK(bot_config_parse("strong:150", &cfg));
+    duel *a = duel_new(&s), *b = duel_new(&s);
+    int compared = 0;
+    for (int turn = 0; turn < 10 && same_memory(a, b, BLACK); turn++) {
+        /* Black until its move lands (the same in both games while equal). */
+        while (referee_to_move(a->ref) == BLACK && same_memory(a, b, BLACK)) {
+            point pa, pb;
+            CHECK_EQ_INT(duel_bot_step(a, &cfg, 77 + (uint64_t)a->seen, &pa), REFUSE_NONE);
+            CHECK_EQ_INT(duel_bot_step(b, &cfg, 77 + (uint64_t)b->seen, &pb), REFUSE_NONE);
+            CHECK_EQ_INT(pa, pb);
+            compared++;
+        }
+        if (referee_to_move(a->ref) != WHITE || referee_to_move(b->ref) != WHITE)
+            break;
+        if (duel_play(a, white_a[turn]) != REFUSE_NONE || duel_play(b, white_b[turn]) != REFUSE_NONE)
+            break;
+    }
+    CHECK(compared >= 5);
+    duel_free(a);
+    duel_free(b);
+}
+
+TEST(bot_same_seed_same_decision_other_seed_may_differ) {
+    game_settings s = settings_default();
+    bot_config cfg;
+    CHECK(bot_config_parse("flat:100", &cfg));
+    duel *d = duel_new(&s);
+    point first = bot_choose(&cfg, &d->mem[BLACK], 5, NULL);
+    CHECK_EQ_INT(bot_choose(&cfg, &d->mem[BLACK], 5, NULL), first);
+    bool differs = false;
+    for (uint64_t seed = 6; seed < 30 && !differs; seed++)
+        differs = bot_choose(&cfg, &d->mem[BLACK], seed, NULL) != first;
+    CHECK(differs);
+    duel_free(d);
+}
+
+/* Plays a whole game between two players; every action must be accepted
+ * and the game must end (by passes) well within the cap. */
+static void play_out(const game_settings *s, const char *black, const char *white, uint64_t seed) {
+    bot_config cfg[3];
+    CHECK(bot_config_parse(black, &cfg[BLACK]));
+    CHECK(bot_config_parse(white, &cfg[WHITE]));
+    duel *d = duel_new(s);
+    int steps = 0, cap = 30 * s->size * s->size;
+    while (referee_to_move(d->ref) != EMPTY && steps < cap) {
+        int c = referee_to_move(d->ref);
+        point p;
+        refusal r = duel_bot_step(d, &cfg[c], seed + (uint64_t)steps, &p);
+        if (r != REFUSE_NONE) {
+            char msg[128];
+            snprintf(msg, sizeof msg, "refused %d at step %d (%s, size %d)", (int)r, steps,
+                     c == BLACK ? black : white, s->size);
+            harness_fail(__FILE__, __LINE__, msg);
+            break;
+        }
+        steps++;
+    }
+    CHECK(referee_result(d->ref).over);
+    duel_free(d);
+}
+
+TEST(bot_whole_games_are_legal_in_every_mode) {
+    game_settings s = settings_default();
+    play_out(&s, "strong:40", "flat:40", 1);
+    s.rules = RULES_HAMBURG;
+    play_out(&s, "flat:40", "strong:40", 2);
+    s = settings_default();
+    s.rules = RULES_COMMON;
+    s.size = 7;
+    s.torus = true;
+    play_out(&s, "strong:40", "heuristic", 3);
+    s = settings_default();
+    s.handicap = 3;
+    s.komi_x2 = 1;
+    s.ko = KO_SUPERKO;
+    play_out(&s, "heuristic", "strong:40", 4);
+    s = settings_default();
+    s.size = 13;
+    play_out(&s, "random", "flat:20", 5);
+}
+
+/* After Black's move White passes: passing now ends the game with Black
+ * owning the whole board, so Black passes. */
+TEST(bot_passes_when_passing_wins) {
+    game_settings s = settings_default();
+    bot_config cfg;
+    CHECK(bot_config_parse("strong:300", &cfg));
+    duel *d = duel_new(&s);
+    CHECK_EQ_INT(duel_play(d, "E5"), REFUSE_NONE);
+    CHECK_EQ_INT(duel_play(d, "pass"), REFUSE_NONE);
+    point p;
+    CHECK_EQ_INT(duel_bot_step(d, &cfg, 9, &p), REFUSE_NONE);
+    CHECK_EQ_INT(p, PASS_POINT);
+    CHECK_EQ_INT(referee_result(d->ref).winner, BLACK);
+    CHECK(bot_config_parse("flat:300", &cfg));
+    duel_free(d);
+    d = duel_new(&s);
+    duel_play(d, "E5");
+    duel_play(d, "pass");
+    CHECK_EQ_INT(bot_choose(&cfg, &d->mem[BLACK], 9, NULL), PASS_POINT);
+    duel_free(d);
+}
+
+/* An illegal answer is learnt: the next decision of the turn is another
+ * point, and the refused one is believed to hold an opponent stone. */
+TEST(bot_chooses_again_after_an_illegal_answer) {
+    game_settings s = settings_default();
+    bot_config cfg;
+    CHECK(bot_config_parse("strong:200", &cfg));
+    duel *d = duel_new(&s);
+    duel_play(d, "A9");
+    duel_play(d, "E5");   /* White's hidden stone in the centre */
+    CHECK_EQ_INT(duel_play(d, "E5"), REFUSE_NONE);   /* Black finds it */
+    CHECK(d->mem[BLACK].view.mark[duel_point(d, "E5")] & VIEW_TRIED);
+    for (uint64_t seed = 1; seed <= 5; seed++)
+        CHECK(bot_choose(&cfg, &d->mem[BLACK], seed, NULL) != duel_point(d, "E5"));
+    duel_free(d);
+}
+
+TEST(bot_config_names) {
+    bot_config c;
+    CHECK(bot_config_parse("flat", &c));
+    CHECK_EQ_INT(c.kind, BOT_FLAT);
+    CHECK_EQ_INT(c.playouts, 10000);
+    CHECK(bot_config_parse("strong:500", &c));
+    CHECK_EQ_INT(c.kind, BOT_STRONG);
+    CHECK_EQ_INT(c.playouts, 500);
+    CHECK(bot_config_parse("flat:250ms", &c));
+    CHECK_EQ_INT(c.playouts, 0);
+    CHECK_EQ_INT(c.time_ms, 250);
+    CHECK(!bot_config_parse("flat:", &c));
+    CHECK(!bot_config_parse("flat:0", &c));
+    CHECK(!bot_config_parse("flat:5s", &c));
+    CHECK(!bot_config_parse("grandmaster", &c));
+    CHECK(bot_level("easy", &c));
+    CHECK(bot_level("medium", &c));
+    CHECK(bot_level("strong", &c));
+    CHECK_EQ_INT(c.kind, BOT_STRONG);
+    CHECK(!bot_level("hard", &c));
+}

@@ -1,0 +1,120 @@
+/* Unit tests of what the computer player infers from its observations
+ * (memory.c) and of the boards it samples from that knowledge (belief.c):
+ * every sample agrees with everything the player knows. */
+#include "harness.h"
+
+#include "bot/belief.h"
+#include "bot/bot.h"
+#include "test_bot_util.h"
+
+static int fact(duel *d, int colour, const char *vertex) {
+    return d->mem[colour].opp[duel_point(d, vertex)];
+}
+
+TEST(bot_memory_refused_point_holds_a_stone) {
+    game_settings s = settings_default();
+    duel *d = duel_new(&s);
+    duel_play(d, "E5");
+    duel_play(d, "D4");
+    CHECK_EQ_INT(fact(d, BLACK, "D4"), OPP_UNKNOWN);
+    duel_play(d, "D4");   /* illegal, reason untold: a stone or a suicide */
+    CHECK_EQ_INT(fact(d, BLACK, "D4"), OPP_REFUSED);
+    CHECK_EQ_INT(fact(d, WHITE, "D4"), OPP_UNKNOWN);
+    duel_free(d);
+}
+
+TEST(bot_memory_capturers_surround_our_lost_stones) {
+    game_settings s = settings_default();
+    duel *d = duel_new(&s);
+    duel_play(d, "A1");
+    duel_play(d, "B1");
+    duel_play(d, "E5");
+    duel_play(d, "A2");   /* captures A1 */
+    CHECK_EQ_INT(d->mem[BLACK].view.stone[duel_point(d, "A1")], EMPTY);
+    CHECK_EQ_INT(fact(d, BLACK, "B1"), OPP_CERTAIN);
+    CHECK_EQ_INT(fact(d, BLACK, "A2"), OPP_CERTAIN);
+    CHECK_EQ_INT(fact(d, BLACK, "A1"), OPP_UNKNOWN);
+    duel_free(d);
+}
+
+TEST(bot_memory_captured_stones_leave_empty_points) {
+    game_settings s = settings_default();
+    duel *d = duel_new(&s);
+    duel_play(d, "E5");
+    duel_play(d, "A1");
+    duel_play(d, "B1");
+    duel_play(d, "J9");
+    duel_play(d, "A2");   /* captures A1, announced with its point */
+    CHECK_EQ_INT(fact(d, BLACK, "A1"), OPP_CAPTURED);
+    duel_free(d);
+}
+
+TEST(bot_memory_hamburg_capture_by_count) {
+    game_settings s = settings_default();
+    s.rules = RULES_HAMBURG;
+    duel *d = duel_new(&s);
+    duel_play(d, "E5");
+    duel_play(d, "A1");
+    duel_play(d, "A1");   /* illegal, reason told: occupied */
+    CHECK_EQ_INT(fact(d, BLACK, "A1"), OPP_CERTAIN);
+    duel_play(d, "B1");
+    duel_play(d, "J9");
+    duel_play(d, "A2");   /* captures one stone; only the count is told */
+    CHECK_EQ_INT(fact(d, BLACK, "A1"), OPP_CAPTURED);
+    duel_free(d);
+}
+
+/* White takes Black's single stone at D5 with a ko capture at C5; Black's
+ * retake at once is refused for ko, and (the reason untold) Black must not
+ * believe a stone is at D5. */
+TEST(bot_memory_ko_refusal_is_not_a_stone) {
+    game_settings s = settings_default();
+    duel *d = duel_new(&s);
+    static const char *const moves[] = { "B5", "E5", "C4", "D4", "C6", "D6", "D5", "C5" };
+    for (size_t i = 0; i < sizeof moves / sizeof moves[0]; i++)
+        CHECK_EQ_INT(duel_play(d, moves[i]), REFUSE_NONE);
+    CHECK_EQ_INT(d->mem[BLACK].view.stone[duel_point(d, "D5")], EMPTY);
+    CHECK_EQ_INT(duel_play(d, "D5"), REFUSE_NONE);   /* refused: ko */
+    CHECK_EQ_INT(referee_to_move(d->ref), BLACK);
+    CHECK_EQ_INT(fact(d, BLACK, "D5"), OPP_UNKNOWN);
+    duel_free(d);
+}
+
+/* Every sampled board keeps our stones exactly, has the public number of
+ * opponent stones, makes this turn's refused points illegal again, and
+ * leaves no group without a liberty; checked along a game between
+ * heuristic players. (With random players that try dozens of points a
+ * turn, more refusals than stones can outrun what the sampler can explain.) */
+TEST(bot_belief_samples_agree_with_knowledge) {
+    game_settings s = settings_default();
+    bot_config player;
+    CHECK(bot_config_parse("heuristic", &player));
+    duel *d = duel_new(&s);
+    static belief bf;
+    static board sample;
+    rng r;
+    rng_seed(&r, 3);
+    for (int step = 0; step < 400 && referee_to_move(d->ref) != EMPTY; step++) {
+        point p;
+        CHECK_EQ_INT(duel_bot_step(d, &player, (uint64_t)step, &p), REFUSE_NONE);
+        int me = referee_to_move(d->ref);
+        if (me == EMPTY || step % 10 != 0)
+            continue;
+        const bot_memory *m = &d->mem[me];
+        CHECK(belief_prepare(&bf, m, step % 20 == 0));
+        for (int k = 0; k < 5; k++) {
+            belief_sample(&bf, &sample, &r);
+            CHECK_EQ_INT(board_count(&sample, color_other(me)), m->view.on_board[color_other(me)]);
+            for (point q = 0; q < board_points(&sample); q++) {
+                CHECK_EQ_INT(board_at(&sample, q) == me, m->view.stone[q] == me);
+                if (board_at(&sample, q) != EMPTY)
+                    CHECK(board_liberties(&sample, q) > 0);
+                /* Refused this turn: illegal on the sample too, unless the
+                 * refusal was read as a ko (a sample has no ko history). */
+                if ((m->view.mark[q] & VIEW_TRIED) && q != m->ko_guess)
+                    CHECK(board_check(&sample, me, q) != MOVE_OK);
+            }
+        }
+    }
+    duel_free(d);
+}
