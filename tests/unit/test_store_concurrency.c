@@ -2,7 +2,8 @@
  * (each game written by one thread, in order, as the server's per-game lock
  * guarantees) while another thread keeps reading. Every acknowledged action
  * must be there after a reopen, in order, and every read must see a gap-free
- * prefix of each game's log, never a half-applied batch. */
+ * prefix of each game's log, never a half-applied batch. Duplicates
+ * (retries of an acknowledged seq) mixed into the batches must fail alone. */
 #include "harness.h"
 #include "test_store_util.h"
 
@@ -35,6 +36,11 @@ static void *append_many(void *p) {
             game_id_of(id, w->index, game);
             store_action a = test_action(seq, "attempt", 2 - seq % 2, vertex_of(w->index, game, seq));
             if (store_append_action(w->st, id, &a) != STORE_OK)
+                w->failures++;
+            /* A retried duplicate now and then, in a batch with others'
+             * good writes: it alone must fail. */
+            store_action dup = test_action(seq, "pass", 2 - seq % 2, "");
+            if ((seq + game) % 4 == 0 && store_append_action(w->st, id, &dup) != STORE_CONFLICT)
                 w->failures++;
         }
     return NULL;
