@@ -1,0 +1,124 @@
+// The text panels of the game page, each a pure function of a view: the turn
+// banner, the counters (attempts, prisoners, stones on the board, passes),
+// the table settings and the final result with its score breakdown. Kept
+// apart from game.js so page wiring and wording do not mix.
+
+import { t, formatNumber } from './i18n.js';
+import { opponentOf, isPlayer, isMyTurn, computerToMove, attemptsThisTurn } from './game-state.js';
+
+const colorName = (color) => t(`color.${color}`);
+
+function fillList(dl, rows) {
+  dl.replaceChildren();
+  for (const [label, value, key] of rows) {
+    const term = document.createElement('dt');
+    term.textContent = label;
+    const detail = document.createElement('dd');
+    detail.textContent = value;
+    if (key) detail.dataset.stat = key;
+    dl.append(term, detail);
+  }
+}
+
+// {text, kind} for the banner above the board. `hotseat` says the device is
+// shared, so "your turn" is named by colour.
+export function turnBanner(view, { hotseat }) {
+  if (view.over) return { text: t('turn.over'), kind: 'over' };
+  const color = colorName(view.to_move);
+  if (computerToMove(view)) return { text: t('turn.computer', { color }), kind: 'computer' };
+  if (hotseat) return { text: t('turn.hotseat', { color }), kind: 'yours' };
+  if (isMyTurn(view)) return { text: t('turn.yours', { color }), kind: 'yours' };
+  if (isPlayer(view)) return { text: t('turn.opponent', { color }), kind: 'waiting' };
+  return { text: t('turn.toPlay', { color }), kind: 'waiting' };
+}
+
+export function roleTitle(view, { hotseat }) {
+  if (hotseat) return t('role.hotseat', { color: colorName(view.viewer) });
+  if (isPlayer(view)) return t('role.player', { color: colorName(view.viewer) });
+  return t('role.spectator');
+}
+
+export function renderStats(dl, view) {
+  const rows = [
+    [t('stats.move'), formatNumber(view.turn), 'turn'],
+    [t('stats.attempts'), formatNumber(attemptsThisTurn(view)), 'attempts'],
+  ];
+  if (isPlayer(view) && !view.over) {
+    const opponent = opponentOf(view.viewer);
+    rows.push([t('stats.opponentOnBoard', { color: colorName(opponent) }), formatNumber(view.on_board[opponent]), 'opponent-on-board']);
+    rows.push([t('stats.ownOnBoard'), formatNumber(view.on_board[view.viewer]), 'own-on-board']);
+  } else {
+    for (const color of ['black', 'white']) {
+      rows.push([t('stats.onBoard', { color: colorName(color) }), formatNumber(view.on_board[color]), `on-board-${color}`]);
+    }
+  }
+  for (const color of ['black', 'white']) {
+    rows.push([t('stats.prisoners', { color: colorName(color) }), formatNumber(view.prisoners[color]), `prisoners-${color}`]);
+  }
+  rows.push([t('stats.passes'), formatNumber(view.passes), 'passes']);
+  fillList(dl, rows);
+}
+
+function captureText(captureGo) {
+  if (captureGo === true) return t('table.captureFirst');
+  return t('table.captureTarget', { count: captureGo });
+}
+
+export function renderTableInfo(dl, game) {
+  const settings = game.settings;
+  const rows = [
+    [t('table.mode'), t(`mode.${game.mode}`)],
+    [t('table.size'), t('form.sizeValue', { size: settings.size })],
+    [t('table.komi'), formatNumber(settings.komi)],
+    [t('table.handicap'), settings.handicap > 0 ? t('form.handicapStones', { count: settings.handicap }) : t('form.handicapNone')],
+    [t('table.rules'), t(`rulesets.${settings.rules}.name`)],
+    [t('table.ko'), t(`ko.${settings.ko}`)],
+  ];
+  if (settings.capture_go) rows.push([t('table.captureGo'), captureText(settings.capture_go)]);
+  if (settings.torus) rows.push([t('table.torus'), t('table.yes')]);
+  fillList(dl, rows);
+}
+
+export function resultText(result) {
+  if (!result) return '';
+  const winner = result.winner ? colorName(result.winner) : null;
+  const loser = result.winner ? colorName(opponentOf(result.winner)) : null;
+  if (!winner) return t('result.draw');
+  switch (result.reason) {
+    case 'passes': {
+      const margin = Math.abs((result.score?.black ?? 0) - (result.score?.white ?? 0));
+      return t('result.byPoints', { winner, count: margin });
+    }
+    case 'capture': return t('result.byCapture', { winner });
+    case 'resign': return t('result.byResign', { winner, loser });
+    case 'timeout': return t('result.byTimeout', { winner, loser });
+    case 'forfeit': return t('result.byForfeit', { winner, loser });
+    default: return t('result.winner', { winner });
+  }
+}
+
+// Fills the score table body; returns false when the game was not scored.
+export function renderScore(tbody, result) {
+  tbody.replaceChildren();
+  if (!result || !result.breakdown) return false;
+  const cell = (tag, text) => {
+    const element = document.createElement(tag);
+    element.textContent = text;
+    return element;
+  };
+  const value = (color, field) => formatNumber(result.breakdown[color]?.[field] ?? 0);
+  const rows = [
+    [t('result.stones'), value('black', 'stones'), value('white', 'stones')],
+    [t('result.territory'), value('black', 'territory'), value('white', 'territory')],
+    [t('result.komi'), value('black', 'komi'), value('white', 'komi')],
+    [t('result.total'), formatNumber(result.score.black), formatNumber(result.score.white)],
+  ];
+  for (const [label, black, white] of rows) {
+    const row = document.createElement('tr');
+    const head = cell('th', label);
+    head.scope = 'row';
+    row.append(head, cell('td', black), cell('td', white));
+    tbody.append(row);
+  }
+  return true;
+}

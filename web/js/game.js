@@ -1,0 +1,579 @@
+// The game page's wiring: who is looking, which view is shown, and what each
+// click or key does. Seats come from the URL fragment (#seat=TOKEN or
+// #invite=SECRET, read once and removed from the address bar) or from this
+// device's storage. One seat: a player. Both seats: hot-seat, where a curtain
+// hides everything between turns and only the active seat's view is ever
+// held in memory. No seat: a spectator.
+//
+// Views come from action answers and LiveUpdates; GameState drops anything
+// old, so each announcement is logged, flashed and sounded exactly once.
+
+import { initPage, copyFrom, errorMessage } from './page.js';
+import { t, onLanguageChange } from './i18n.js';
+import { api, LiveUpdates } from './api.js';
+import { GameState, opponentOf, isPlayer, isMyTurn, computerToMove } from './game-state.js';
+import { Board } from './board.js';
+import { RefereeLog } from './referee-log.js';
+import { ReplayControls } from './replay.js';
+import { Notes } from './notes.js';
+import { Sounds } from './sound.js';
+import { confirmAction, dialogOpen } from './dialog.js';
+import { turnBanner, roleTitle, renderStats, renderTableInfo, resultText, renderScore } from './game-panels.js';
+import { loadSeats, saveSeat, saveGameSummary, loadInviteLink, getPref, setPref } from './storage.js';
+
+const $ = (id) => document.getElementById(id);
+const gameId = decodeURIComponent(location.pathname.split('/').filter(Boolean)[1] ?? '');
+const NOTICE_MS = 6000;
+const REMATCH_POLL_MS = 4000;
+
+const state = new GameState();
+const sounds = new Sounds();
+let seats = {};
+let hotseat = false;
+let activeColor = null;
+let curtainUp = false;
+let busy = false;
+let ghostMode = false;
+let pendingVertex = null;
+let confirmMode = Boolean(getPref('confirmMove', matchMedia('(pointer: coarse)').matches));
+let live = null;
+let rematchTimer = null;
+let noticeTimer = null;
+let board;
+let log;
+let notes;
+let replay;
+
+// ---- small helpers -------------------------------------------------------
+
+function notice(message) {
+  const box = $('notice');
+  box.textContent = message;
+  box.hidden = false;
+  clearTimeout(noticeTimer);
+  noticeTimer = setTimeout(() => { box.hidden = true; }, NOTICE_MS);
+}
+
+function fatal(message) {
+  $('loading').textContent = message;
+  $('loading').classList.add('error');
+  $('loading').hidden = false;
+  $('game-area').hidden = true;
+}
+
+function activeToken() {
+  return activeColor ? seats[activeColor] ?? null : null;
+}
+
+function seated() {
+  const view = state.view;
+  return Boolean(view && isPlayer(view) && activeToken());
+}
+
+function visibleStone(view, vertex) {
+  return (view.stones.black ?? []).includes(vertex) || (view.stones.white ?? []).includes(vertex);
+}
+
+// ---- who is looking --------------------------------------------------------
+
+function readFragment() {
+  const params = new URLSearchParams(location.hash.slice(1));
+  const found = { seats: params.getAll('seat').filter(Boolean), invite: params.get('invite') };
+  if (location.hash) history.replaceState(null, '', location.pathname + location.search);
+  return found;
+}
+
+async function adoptSeatTokens(tokens) {
+  for (const token of tokens) {
+    try {
+      const view = await api.view(gameId, token);
+      if (isPlayer(view)) saveSeat(gameId, view.viewer, token);
+    } catch (error) {
+      notice(errorMessage(error));
+    }
+  }
+}
+
+async function claimInvite(invite) {
+  if (Object.keys(loadSeats(gameId)).length > 0) {
+    notice(t('game.ownInvite'));
+    return;
+  }
+  try {
+    const seat = await api.claim(gameId, invite);
+    saveSeat(gameId, seat.color, seat.token);
+    saveGameSummary(gameId, { mode: 'online', size: null });
+  } catch (error) {
+    notice(error.code === 'seat_taken' ? t('game.inviteUsed') : errorMessage(error));
+  }
+}
+
+async function fetchView(color) {
+  try {
+    return await api.view(gameId, color ? seats[color] : null);
+  } catch (error) {
+    if (color && (error.code === 'bad_token' || error.status === 403)) {
+      notice(errorMessage(error));
+      delete seats[color];
+      return api.view(gameId, null);
+    }
+    throw error;
+  }
+}
+
+// ---- rendering ------------------------------------------------------------
+
+function boardModel(view) {
+  return {
+    viewer: isPlayer(view) ? view.viewer : null,
+    stones: view.stones,
+    handicap: view.handicap,
+    last: view.last_own,
+    tried: view.tried,
+    rejected: (view.rejected ?? []).map((entry) => entry.vertex),
+    ghosts: notes.list(),
+    ghostColor: isPlayer(view) ? opponentOf(view.viewer) : 'white',
+    preview: pendingVertex,
+  };
+}
+
+function render() {
+  const view = state.view;
+  if (!view || curtainUp) return;
+  const banner = turnBanner(view, { hotseat });
+  $('turn-banner').textContent = banner.text;
+  $('turn-banner').dataset.kind = banner.kind;
+  $('role-title').textContent = roleTitle(view, { hotseat });
+  renderStats($('stats'), view);
+  renderTableInfo($('table-info'), view.game);
+  renderWaiting(view);
+  renderControls(view);
+  renderResult(view);
+  if (view.over) replay.load(view);
+  else board.render(boardModel(view));
+  renderSummary(view);
+  document.title = banner.kind === 'yours' && !hotseat ? t('game.titleYourTurn') : t('game.title');
+}
+
+function renderControls(view) {
+  const myTurn = isMyTurn(view) && seated();
+  board.setInteractive(seated() && !view.over);
+  $('board').setAttribute('aria-label', t('game.boardLabel', { size: view.game.settings.size }));
+  $('board-help').textContent = seated() && !view.over ? t('game.keyboardHelp') : '';
+  $('pass').disabled = !myTurn || busy;
+  $('resign').disabled = !seated() || view.over || busy;
+  $('play-buttons').hidden = !seated() || view.over;
+  $('notes-panel').hidden = !seated() || view.over;
+  $('ghost-mode').setAttribute('aria-pressed', String(ghostMode));
+  $('board').classList.toggle('ghost-mode', ghostMode);
+  $('board').classList.toggle('busy', busy);
+  $('opt-confirm-row').hidden = !seated();
+  $('opt-notify-row').hidden = !seated() || hotseat || !('Notification' in window);
+  const showConfirm = Boolean(pendingVertex) && myTurn;
+  $('confirm-move-bar').hidden = !showConfirm;
+  if (showConfirm) $('confirm-move').textContent = t('game.confirmMove', { vertex: pendingVertex });
+  $('torus-controls').hidden = !view.game.settings.torus;
+}
+
+function renderWaiting(view) {
+  const opponent = isPlayer(view) ? opponentOf(view.viewer) : null;
+  const waiting = Boolean(opponent) && !hotseat && !view.over && !view.seats?.[opponent]?.taken;
+  $('waiting').hidden = !waiting;
+  const invite = waiting ? loadInviteLink(gameId) : null;
+  $('waiting-invite').hidden = !invite;
+  if (invite) $('waiting-link').value = invite;
+}
+
+function renderResult(view) {
+  $('result-panel').hidden = !view.over;
+  $('replay-panel').hidden = !view.over;
+  if (!view.over) return;
+  $('result-text').textContent = resultText(view.result);
+  $('score-table').hidden = !renderScore($('score-body'), view.result);
+  $('sgf-link').href = api.sgfUrl(gameId);
+  $('sgf-link').setAttribute('download', `phantomgo-${gameId}.sgf`);
+  renderRematch(view);
+}
+
+function renderRematch(view) {
+  const button = $('rematch');
+  const link = $('rematch-link');
+  const offered = view.rematch?.id ?? null;
+  const joined = offered && Object.keys(loadSeats(offered)).length > 0;
+  button.hidden = !seated() || Boolean(joined);
+  button.textContent = offered ? t('result.acceptRematch') : t('result.offerRematch');
+  link.hidden = !offered || (seated() && !joined);
+  if (offered) {
+    link.href = `/g/${encodeURIComponent(offered)}`;
+    link.textContent = joined ? t('result.goRematch') : t('result.watchRematch');
+  }
+}
+
+function renderSummary(view) {
+  const parts = [];
+  const list = (vertices) => (vertices.length ? vertices.join(', ') : t('summary.none'));
+  if (view.over) {
+    parts.push(t('summary.black', { list: list(view.stones.black ?? []) }));
+    parts.push(t('summary.white', { list: list(view.stones.white ?? []) }));
+  } else {
+    if (isPlayer(view)) parts.push(t('summary.own', { list: list(view.stones[view.viewer] ?? []) }));
+    parts.push(t('summary.handicap', { list: list(view.handicap ?? []) }));
+    if (isPlayer(view)) parts.push(t('summary.tried', { list: list(view.tried ?? []) }));
+    if (notes.list().length) parts.push(t('summary.ghosts', { list: list(notes.list()) }));
+  }
+  $('board-summary').textContent = parts.join(' ');
+}
+
+function describePoint(vertex) {
+  const view = state.view;
+  if (!view) return vertex;
+  let what = t('point.empty');
+  if ((view.stones.black ?? []).includes(vertex)) what = t('point.black');
+  else if ((view.stones.white ?? []).includes(vertex)) what = t('point.white');
+  else if ((view.tried ?? []).includes(vertex)) what = t('point.tried');
+  else if (notes.list().includes(vertex)) what = t('point.ghost');
+  return `${vertex}: ${what}`;
+}
+
+// ---- news: log, flashes, sounds, notifications -----------------------------
+
+function announce(events) {
+  if (!events || events.length === 0) return;
+  log.add(events);
+  const view = state.view;
+  const captured = events.flatMap((event) => event.captured ?? []);
+  if (captured.length > 0 && !curtainUp) {
+    board.flash(captured);
+  }
+  if (events.some((event) => (event.capture_count ?? event.captured?.length ?? 0) > 0)) sounds.play('capture');
+  const becameMine = !hotseat && isMyTurn(view) && events.some((event) => event.color !== view.viewer && (event.type === 'move' || event.type === 'pass'));
+  if (becameMine) {
+    sounds.play('turn');
+    notifyTurn();
+  }
+}
+
+function notifyTurn() {
+  if (!document.hidden || !getPref('notify', false) || !('Notification' in window)) return;
+  if (Notification.permission !== 'granted') return;
+  const note = new Notification(t('notify.title'), { body: t('notify.body'), icon: '/static/favicon.svg', tag: `phantomgo-${gameId}` });
+  note.onclick = () => {
+    window.focus();
+    note.close();
+  };
+}
+
+function accept(view, events = []) {
+  const fresh = state.accept(view, events);
+  if (fresh === null) return;
+  render();
+  announce(fresh);
+  if (view.over) finishGame();
+}
+
+// ---- acting ------------------------------------------------------------------
+
+async function act(body) {
+  if (busy || !seated()) return;
+  busy = true;
+  pendingVertex = null;
+  render();
+  const mover = activeColor;
+  try {
+    const answer = await api.act(gameId, activeToken(), { seq: state.seq + 1, ...body }, {
+      onRetry: () => showConnection('reconnecting'),
+    });
+    showConnection(live ? live.status : 'live');
+    afterAction(answer, mover, body);
+  } catch (error) {
+    if (error.code === 'stale_seq') await refresh();
+    notice(errorMessage(error));
+  } finally {
+    busy = false;
+    render();
+  }
+}
+
+function afterAction(answer, mover, body) {
+  const event = answer.event;
+  if (event?.type === 'move' && body.vertex) notes.remove(body.vertex);
+  accept(answer.view, event ? [event] : []);
+  const turnOver = event && (event.type === 'move' || event.type === 'pass');
+  if (hotseat && turnOver && !answer.view.over) raiseCurtain(opponentOf(mover));
+  if (event?.type === 'illegal') notice(t('game.illegal', { vertex: event.vertex ?? body.vertex }));
+}
+
+async function refresh() {
+  try {
+    accept(await api.view(gameId, activeToken()));
+  } catch (error) {
+    notice(errorMessage(error));
+  }
+}
+
+function tryPoint(vertex) {
+  const view = state.view;
+  if (!view || !seated() || view.over) return;
+  if (ghostMode) {
+    notes.toggle(vertex);
+    return;
+  }
+  if (!isMyTurn(view)) {
+    notice(computerToMove(view) ? t('turn.computer', { color: t(`color.${view.to_move}`) }) : t('game.notYourTurn'));
+    return;
+  }
+  if (visibleStone(view, vertex)) {
+    notice(t('game.stoneThere', { vertex }));
+    return;
+  }
+  if ((view.tried ?? []).includes(vertex)) {
+    notice(t('game.alreadyTried', { vertex }));
+    return;
+  }
+  if (confirmMode && pendingVertex !== vertex) {
+    pendingVertex = vertex;
+    render();
+    return;
+  }
+  act({ action: 'attempt', vertex });
+}
+
+async function pass() {
+  if (!state.view || !isMyTurn(state.view) || !seated() || busy) return;
+  if (await confirmAction(t('game.confirmPass'), t('game.pass'))) act({ action: 'pass' });
+}
+
+async function resign() {
+  if (!state.view || !seated() || state.view.over || busy) return;
+  if (await confirmAction(t('game.confirmResign'), t('game.resign'))) act({ action: 'resign' });
+}
+
+// ---- hot-seat curtain ----------------------------------------------------
+
+// Covers the board at once and forgets the view that was shown: the curtain
+// must show nothing of either board, and the DOM keeps nothing behind it.
+function raiseCurtain(color) {
+  curtainUp = true;
+  pendingVertex = null;
+  ghostMode = false;
+  board.clear();
+  log.clear();
+  $('board-summary').textContent = '';
+  $('game-area').hidden = true;
+  $('curtain-text').textContent = t('curtain.text', { color: t(`color.${color}`) });
+  $('curtain').dataset.color = color;
+  $('curtain').hidden = false;
+  $('curtain-show').focus();
+}
+
+async function lowerCurtain() {
+  const color = $('curtain').dataset.color;
+  try {
+    const view = await api.view(gameId, seats[color]);
+    activeColor = color;
+    state.replace(view);
+    await notes.load(seats[color]).catch(() => {});
+  } catch (error) {
+    notice(errorMessage(error));
+    return;
+  }
+  curtainUp = false;
+  $('curtain').hidden = true;
+  $('game-area').hidden = false;
+  log.rebuild(state.view.events ?? []);
+  render();
+  $('board').focus();
+}
+
+// ---- live updates, game over ---------------------------------------------
+
+function showConnection(status) {
+  const box = $('connection');
+  const messages = { reconnecting: t('connection.reconnecting'), polling: t('connection.polling') };
+  box.hidden = !messages[status];
+  box.textContent = messages[status] ?? '';
+  box.dataset.status = status;
+}
+
+function startLive() {
+  live = new LiveUpdates({
+    gameId,
+    token: activeToken(),
+    getSince: () => state.seq,
+    onUpdate: ({ events, view }) => accept(view, events),
+    onStatus: showConnection,
+    onError: (error) => notice(errorMessage(error)),
+  });
+  live.start();
+}
+
+// After the end: no curtain, notes put away, and (for players) a watch for
+// the opponent's rematch offer, which changes the view without an event.
+function finishGame() {
+  if (curtainUp) {
+    curtainUp = false;
+    $('curtain').hidden = true;
+    $('game-area').hidden = false;
+    render();
+  }
+  if (rematchTimer || !seated() || state.view.rematch) return;
+  rematchTimer = setInterval(async () => {
+    if (state.view.rematch) {
+      clearInterval(rematchTimer);
+      return;
+    }
+    if (!document.hidden) await refresh();
+  }, REMATCH_POLL_MS);
+}
+
+async function rematch() {
+  const button = $('rematch');
+  button.disabled = true;
+  try {
+    let target = null;
+    for (const color of hotseat ? ['black', 'white'] : [activeColor]) {
+      const answer = await api.rematch(gameId, seats[color]);
+      target = answer.game?.id ?? state.view.rematch?.id ?? target;
+      const granted = answer.seats ?? (answer.token ? [{ color: answer.color, token: answer.token }] : []);
+      for (const seat of granted) saveSeat(target, seat.color, seat.token);
+      if (answer.links?.invite) saveGameSummary(target, { mode: state.view.game.mode, size: state.view.game.settings.size });
+    }
+    location.assign(`/g/${encodeURIComponent(target)}`);
+  } catch (error) {
+    notice(errorMessage(error));
+    button.disabled = false;
+  }
+}
+
+// ---- wiring --------------------------------------------------------------
+
+function wireControls() {
+  $('pass').addEventListener('click', pass);
+  $('resign').addEventListener('click', resign);
+  $('curtain-show').addEventListener('click', lowerCurtain);
+  $('confirm-move').addEventListener('click', () => pendingVertex && tryPoint(pendingVertex));
+  $('cancel-move').addEventListener('click', () => { pendingVertex = null; render(); });
+  $('ghost-mode').addEventListener('click', () => { ghostMode = !ghostMode; pendingVertex = null; render(); });
+  $('clear-notes').addEventListener('click', () => notes.clear());
+  $('rematch').addEventListener('click', rematch);
+  $('torus-reset').addEventListener('click', () => board.resetShift());
+  for (const button of document.querySelectorAll('[data-shift]')) {
+    const [dx, dy] = button.dataset.shift.split(',').map(Number);
+    button.addEventListener('click', () => board.shift(dx, dy));
+  }
+  $('waiting-copy').addEventListener('click', () => copyFrom($('waiting-link'), $('copy-status')));
+  $('watch-copy').addEventListener('click', () => copyFrom($('watch-link'), $('copy-status')));
+  wireOptions();
+  document.addEventListener('keydown', (event) => {
+    const typing = event.target.closest?.('input, select, textarea');
+    if (typing || dialogOpen() || event.ctrlKey || event.metaKey || event.altKey) return;
+    if (event.key === 'p' || event.key === 'P') {
+      event.preventDefault();
+      pass();
+    }
+  });
+}
+
+function wireOptions() {
+  const sound = $('opt-sound');
+  sound.checked = !sounds.muted;
+  sound.addEventListener('change', () => sounds.setMuted(!sound.checked));
+  const confirm = $('opt-confirm');
+  confirm.checked = confirmMode;
+  confirm.addEventListener('change', () => {
+    confirmMode = confirm.checked;
+    setPref('confirmMove', confirmMode);
+    pendingVertex = null;
+    render();
+  });
+  const notify = $('opt-notify');
+  notify.checked = Boolean(getPref('notify', false)) && 'Notification' in window && Notification.permission === 'granted';
+  notify.addEventListener('change', async () => {
+    if (notify.checked && Notification.permission !== 'granted') {
+      const permission = await Notification.requestPermission();
+      if (permission !== 'granted') {
+        notify.checked = false;
+        notice(t('options.notifyDenied'));
+      }
+    }
+    setPref('notify', notify.checked);
+  });
+}
+
+function setupModules() {
+  board = new Board($('board'), {
+    onPoint: tryPoint,
+    onGhost: (vertex) => seated() && !state.view.over && notes.toggle(vertex),
+    onCursor: (vertex) => { $('cursor-status').textContent = describePoint(vertex); },
+  });
+  log = new RefereeLog($('log'), $('log-empty'));
+  notes = new Notes(gameId, () => { if (!curtainUp) render(); });
+  replay = new ReplayControls({
+    slider: $('replay-slider'),
+    first: $('replay-first'),
+    previous: $('replay-previous'),
+    next: $('replay-next'),
+    last: $('replay-last'),
+    caption: $('replay-caption'),
+    perspectives: [...document.querySelectorAll('input[name="perspective"]')],
+  }, (model) => board.render(model));
+}
+
+async function loadInitialView() {
+  const colors = Object.keys(seats);
+  hotseat = colors.length === 2;
+  activeColor = colors.length === 1 ? colors[0] : hotseat ? 'black' : null;
+  let view = await fetchView(activeColor);
+  if (hotseat && !view.over && view.to_move !== activeColor) {
+    activeColor = view.to_move;
+    view = await fetchView(activeColor);
+  }
+  if (!isPlayer(view)) activeColor = null;
+  return view;
+}
+
+async function main() {
+  await initPage();
+  setupModules();
+  if (!gameId) {
+    fatal(t('error.not_found'));
+    return;
+  }
+  const fragment = readFragment();
+  await adoptSeatTokens(fragment.seats);
+  if (fragment.invite) await claimInvite(fragment.invite);
+  seats = loadSeats(gameId);
+  let view;
+  try {
+    view = await loadInitialView();
+  } catch (error) {
+    fatal(errorMessage(error));
+    return;
+  }
+  board.configure(view.game.settings);
+  $('watch-link').value = `${location.origin}/g/${encodeURIComponent(gameId)}`;
+  if (activeToken()) await notes.load(activeToken()).catch(() => {});
+  state.accept(view);
+  log.rebuild(view.events ?? []);
+  $('loading').hidden = true;
+  wireControls();
+  onLanguageChange(() => {
+    if (curtainUp) {
+      $('curtain-text').textContent = t('curtain.text', { color: t(`color.${$('curtain').dataset.color}`) });
+      return;
+    }
+    log.rebuild(state.view.events ?? []);
+    replay.refresh();
+    render();
+  });
+  if (hotseat && !view.over) {
+    raiseCurtain(view.to_move);
+    return;
+  }
+  $('game-area').hidden = false;
+  render();
+  if (view.over) finishGame();
+  if (!hotseat) startLive();
+}
+
+main();

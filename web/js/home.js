@@ -1,0 +1,217 @@
+// The home page: the new-game form (every table setting, the three ways to
+// play) and, for an online game, the invite and spectator links with a QR
+// code made by the server. Seat tokens from the answer are stored on this
+// device before anything else, so the game page finds them.
+
+import { initPage, copyFrom, errorMessage } from './page.js';
+import { t, onLanguageChange } from './i18n.js';
+import { api } from './api.js';
+import { saveSeat, saveInviteLink, saveGameSummary, listGames } from './storage.js';
+
+const FIRST_SIZES = [9, 13, 19];
+const $ = (id) => document.getElementById(id);
+const form = $('new-game');
+let komiEdited = false;
+
+function option(value, label) {
+  const element = document.createElement('option');
+  element.value = String(value);
+  element.textContent = label;
+  return element;
+}
+
+function fillSizes() {
+  const select = $('size');
+  const chosen = select.value || '9';
+  const others = document.createElement('optgroup');
+  others.label = t('form.otherSizes');
+  for (let size = 5; size <= 25; size++) {
+    if (!FIRST_SIZES.includes(size)) others.append(option(size, t('form.sizeValue', { size })));
+  }
+  select.replaceChildren(...FIRST_SIZES.map((size) => option(size, t('form.sizeValue', { size }))), others);
+  select.value = chosen;
+}
+
+// Handicap stones need star points: none below 7x7, at most 4 on 7x7 and on
+// even sizes (no centre point), up to 9 otherwise.
+function maxHandicap(size) {
+  if (size < 7) return 0;
+  if (size === 7 || size % 2 === 0) return 4;
+  return 9;
+}
+
+function fillHandicaps() {
+  const select = $('handicap');
+  const size = Number($('size').value);
+  const max = maxHandicap(size);
+  const chosen = Math.min(Number(select.value || 0), max);
+  const options = [option(0, t('form.handicapNone'))];
+  for (let stones = 2; stones <= max; stones++) options.push(option(stones, t('form.handicapStones', { count: stones })));
+  select.replaceChildren(...options);
+  select.value = String(chosen === 1 ? 0 : chosen);
+  select.disabled = max === 0;
+  updateKomiDefault();
+}
+
+function updateKomiDefault() {
+  if (komiEdited) return;
+  $('komi').value = Number($('handicap').value) > 0 ? '0.5' : '7.5';
+}
+
+function checkedValue(name) {
+  return form.querySelector(`input[name="${name}"]:checked`)?.value;
+}
+
+function updateModeFields() {
+  const mode = checkedValue('mode');
+  $('color-field').hidden = mode === 'hotseat';
+  $('level-field').hidden = mode !== 'computer';
+}
+
+function captureSetting() {
+  const kind = $('capture-go').value;
+  if (kind === 'first') return true;
+  if (kind === 'target') return Number($('capture-target').value);
+  return false;
+}
+
+// Reads the form; returns {body} or {error: message}.
+function readForm() {
+  const komi = Number($('komi').value);
+  if ($('komi').value.trim() === '' || !Number.isFinite(komi) || Math.round(komi * 2) !== komi * 2) {
+    return { error: t('form.komiInvalid'), field: $('komi') };
+  }
+  const capture = captureSetting();
+  if (typeof capture === 'number' && (!Number.isInteger(capture) || capture < 2 || capture > 99)) {
+    return { error: t('form.captureInvalid'), field: $('capture-target') };
+  }
+  const mode = checkedValue('mode');
+  const body = {
+    mode,
+    settings: {
+      size: Number($('size').value),
+      komi,
+      handicap: Number($('handicap').value),
+      ko: checkedValue('ko'),
+      rules: checkedValue('rules'),
+      torus: $('torus').checked,
+      capture_go: capture,
+    },
+  };
+  if (mode !== 'hotseat') body.color = checkedValue('color');
+  if (mode === 'computer') body.level = checkedValue('level');
+  return { body };
+}
+
+function showError(message, field = null) {
+  const box = $('form-error');
+  box.textContent = message;
+  box.hidden = false;
+  if (field) field.focus();
+}
+
+function remember(created, mode) {
+  const id = created.game.id;
+  for (const seat of created.seats ?? []) saveSeat(id, seat.color, seat.token);
+  saveGameSummary(id, { mode, size: created.game.settings?.size ?? null });
+  if (created.links?.invite) saveInviteLink(id, created.links.invite);
+}
+
+async function showShare(created) {
+  const { links } = created;
+  $('invite-link').value = links.invite;
+  $('watch-link').value = links.watch;
+  $('play-link').href = links.play;
+  $('create').hidden = true;
+  $('share').hidden = false;
+  $('share-title').focus();
+  try {
+    const svgText = await api.qrSvg(links.invite);
+    const image = $('invite-qr');
+    image.src = 'data:image/svg+xml;charset=utf-8,' + encodeURIComponent(svgText);
+    image.hidden = false;
+  } catch (error) {
+    $('copy-status').textContent = errorMessage(error);
+  }
+}
+
+async function submit(event) {
+  event.preventDefault();
+  $('form-error').hidden = true;
+  const { body, error, field } = readForm();
+  if (error) {
+    showError(error, field);
+    return;
+  }
+  const button = $('create-button');
+  button.disabled = true;
+  try {
+    const created = await api.createGame(body);
+    remember(created, body.mode);
+    if (body.mode === 'online') await showShare(created);
+    else location.assign(created.links?.play ?? `/g/${created.game.id}`);
+  } catch (failure) {
+    showError(errorMessage(failure));
+  } finally {
+    button.disabled = false;
+  }
+}
+
+function renderGames() {
+  const games = listGames();
+  const list = $('my-games-list');
+  list.replaceChildren();
+  for (const game of games.slice(0, 10)) {
+    const item = document.createElement('li');
+    const link = document.createElement('a');
+    link.href = `/g/${encodeURIComponent(game.id)}`;
+    const parts = [];
+    if (game.summary?.size) parts.push(t('form.sizeValue', { size: game.summary.size }));
+    if (game.summary?.mode) parts.push(t(`mode.${game.summary.mode}`));
+    parts.push(game.colors.map((color) => t(`color.${color}`)).join(' + '));
+    link.textContent = parts.join(' · ');
+    const when = document.createElement('span');
+    when.className = 'hint';
+    when.textContent = ' ' + new Date(game.savedAt).toLocaleString(document.documentElement.lang);
+    item.append(link, when);
+    list.append(item);
+  }
+  $('my-games').hidden = games.length === 0;
+}
+
+function wire() {
+  $('size').addEventListener('change', fillHandicaps);
+  $('handicap').addEventListener('change', updateKomiDefault);
+  $('komi').addEventListener('input', () => { komiEdited = true; });
+  $('capture-go').addEventListener('change', () => {
+    $('capture-target-field').hidden = $('capture-go').value !== 'target';
+  });
+  for (const radio of form.querySelectorAll('input[name="mode"]')) radio.addEventListener('change', updateModeFields);
+  form.addEventListener('submit', submit);
+  for (const button of document.querySelectorAll('button[data-copy]')) {
+    button.addEventListener('click', () => copyFrom($(button.dataset.copy), $('copy-status')));
+  }
+  $('another').addEventListener('click', () => {
+    $('share').hidden = true;
+    $('create').hidden = false;
+    $('copy-status').textContent = '';
+    renderGames();
+    $('new-game-title').focus();
+  });
+}
+
+async function main() {
+  await initPage();
+  fillSizes();
+  fillHandicaps();
+  updateModeFields();
+  renderGames();
+  wire();
+  onLanguageChange(() => {
+    fillSizes();
+    fillHandicaps();
+    renderGames();
+  });
+}
+
+main();

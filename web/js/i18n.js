@@ -1,0 +1,117 @@
+// Translations: every visible string comes from web/i18n/{lang}.json through
+// t(). The language is the remembered choice, else the first of the browser's
+// languages we speak, else English. Plurals use Intl.PluralRules (Russian has
+// one/few/many, Korean only other) and numbers Intl.NumberFormat, so "7.5"
+// reads "7,5" in Russian. Static markup carries data-i18n keys and is filled
+// by translateTree(); a language switch re-translates in place and tells the
+// listeners (pages re-render what they built from t()).
+
+import { getPref, setPref } from './storage.js';
+
+export const LANGUAGES = ['en', 'ru', 'ko'];
+const FALLBACK = 'en';
+
+let language = FALLBACK;
+let dictionary = {};
+let fallbackDictionary = {};
+const listeners = new Set();
+
+async function fetchDictionary(lang) {
+  const response = await fetch(`/web/i18n/${lang}.json`);
+  if (!response.ok) throw new Error(`cannot load translations for ${lang}: HTTP ${response.status}`);
+  return response.json();
+}
+
+export function chooseLanguage() {
+  const remembered = getPref('lang', null);
+  if (LANGUAGES.includes(remembered)) return remembered;
+  for (const tag of navigator.languages ?? [navigator.language]) {
+    const base = String(tag).toLowerCase().split('-')[0];
+    if (LANGUAGES.includes(base)) return base;
+  }
+  return FALLBACK;
+}
+
+async function load(lang) {
+  const [main, fallback] = await Promise.all([
+    fetchDictionary(lang),
+    lang === FALLBACK || fallbackDictionary.site ? Promise.resolve(null) : fetchDictionary(FALLBACK),
+  ]);
+  if (fallback) fallbackDictionary = fallback;
+  if (lang === FALLBACK) fallbackDictionary = main;
+  dictionary = main;
+  language = lang;
+  document.documentElement.lang = lang;
+}
+
+export async function initI18n() {
+  await load(chooseLanguage());
+  translateTree(document);
+}
+
+export async function setLanguage(lang) {
+  if (!LANGUAGES.includes(lang) || lang === language) return;
+  await load(lang);
+  setPref('lang', lang);
+  translateTree(document);
+  for (const listener of listeners) listener(lang);
+}
+
+export function currentLanguage() {
+  return language;
+}
+
+export function onLanguageChange(listener) {
+  listeners.add(listener);
+}
+
+function lookup(table, key) {
+  let node = table;
+  for (const part of key.split('.')) {
+    if (node === null || typeof node !== 'object' || !(part in node)) return undefined;
+    node = node[part];
+  }
+  return node;
+}
+
+export function hasKey(key) {
+  return lookup(dictionary, key) !== undefined || lookup(fallbackDictionary, key) !== undefined;
+}
+
+export function formatNumber(value) {
+  return new Intl.NumberFormat(language, { maximumFractionDigits: 1 }).format(value);
+}
+
+function pluralForm(entry, count) {
+  const category = new Intl.PluralRules(language).select(count);
+  return entry[category] ?? entry.other;
+}
+
+// t('log.captured', {count: 3, color: 'Black'}) -> the string in the current
+// language with {placeholders} filled; numbers are formatted for the language.
+export function t(key, params = {}) {
+  let entry = lookup(dictionary, key) ?? lookup(fallbackDictionary, key);
+  if (entry === undefined) return key;
+  if (typeof entry === 'object') entry = pluralForm(entry, Number(params.count ?? 0));
+  return String(entry).replace(/\{(\w+)\}/g, (whole, name) => {
+    if (!(name in params)) return whole;
+    const value = params[name];
+    return typeof value === 'number' ? formatNumber(value) : String(value);
+  });
+}
+
+// Fills [data-i18n] elements' text and [data-i18n-attr="attr:key;attr:key"]
+// attributes under root.
+export function translateTree(root) {
+  for (const element of root.querySelectorAll('[data-i18n]')) {
+    element.textContent = t(element.dataset.i18n);
+  }
+  for (const element of root.querySelectorAll('[data-i18n-attr]')) {
+    for (const pair of element.dataset.i18nAttr.split(';')) {
+      const [attribute, key] = pair.split(':').map((part) => part.trim());
+      if (attribute && key) element.setAttribute(attribute, t(key));
+    }
+  }
+  const titleKey = document.documentElement.dataset.titleKey;
+  if (titleKey) document.title = t(titleKey);
+}

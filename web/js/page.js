@@ -1,0 +1,68 @@
+// What every page shares: translations, the remembered language switcher,
+// the footer with the server's version and commit (GET /api/health), and a
+// copy-to-clipboard helper for the share links.
+
+import { initI18n, setLanguage, currentLanguage, onLanguageChange, t } from './i18n.js';
+import { api } from './api.js';
+
+let build = null;
+
+function renderFooter() {
+  const footer = document.getElementById('build-info');
+  if (!footer) return;
+  footer.textContent = build
+    ? t('footer.build', { version: build.version, commit: build.commit })
+    : t('footer.unknown');
+}
+
+async function loadBuild() {
+  try {
+    build = await api.health();
+  } catch {
+    build = null;
+  }
+  renderFooter();
+}
+
+function wireLanguageSwitch() {
+  const select = document.getElementById('lang');
+  if (!select) return;
+  select.value = currentLanguage();
+  select.addEventListener('change', () => setLanguage(select.value));
+  onLanguageChange((lang) => {
+    select.value = lang;
+    renderFooter();
+  });
+}
+
+export async function initPage() {
+  await initI18n();
+  wireLanguageSwitch();
+  renderFooter();
+  loadBuild();
+}
+
+// Copies an input's text; falls back to selecting it where the Clipboard API
+// is unavailable (plain http on another host). Reports through statusElement.
+export async function copyFrom(input, statusElement) {
+  let copied = false;
+  try {
+    await navigator.clipboard.writeText(input.value);
+    copied = true;
+  } catch {
+    input.focus();
+    input.select();
+    copied = document.execCommand('copy');
+  }
+  if (statusElement) statusElement.textContent = copied ? t('share.copied') : t('share.copyManually');
+  return copied;
+}
+
+// A short human message for an API error, in the current language when we
+// know the code, else the server's own words.
+export function errorMessage(error) {
+  const key = `error.${error.code}`;
+  const known = t(key);
+  if (known !== key) return known;
+  return t('error.server', { message: error.message || error.code });
+}

@@ -1,0 +1,145 @@
+// The replay of a finished game. Once a game is over the server sends every
+// event with its vertex, so the positions are rebuilt here by playing the
+// events in order: a move adds a stone, its `captured` points are removed.
+// Handicap stones are the ones the final view lists plus any black stone
+// captured before Black ever played there (found in a first pass).
+//
+// Each step can be seen as the full board, Black's view or White's view; the
+// views show what that player knew then (their stones, public handicap
+// stones, their failed attempts in the turn in progress).
+
+import { t } from './i18n.js';
+import { describeEvent } from './referee-log.js';
+import { opponentOf } from './game-state.js';
+
+function simulate(events, initialHandicap, onStep) {
+  const stones = { black: new Set(initialHandicap), white: new Set() };
+  const handicap = new Set(initialHandicap);
+  const missingHandicap = new Set();
+  let tried = { black: [], white: [] };
+  for (const event of events) {
+    if (event.type === 'move' && event.vertex) {
+      stones[event.color].add(event.vertex);
+      const victim = opponentOf(event.color);
+      for (const point of event.captured ?? []) {
+        if (!stones[victim].has(point) && victim === 'black') missingHandicap.add(point);
+        stones[victim].delete(point);
+        handicap.delete(point);
+      }
+    }
+    if (event.type === 'illegal') {
+      tried[event.color] = event.vertex ? [...tried[event.color], event.vertex] : tried[event.color];
+    } else {
+      tried = { black: [], white: [] };
+    }
+    onStep({ stones, handicap, tried, event });
+  }
+  return missingHandicap;
+}
+
+function snapshot({ stones, handicap, tried, event }) {
+  return {
+    black: [...stones.black],
+    white: [...stones.white],
+    handicap: [...handicap],
+    tried: { black: [...tried.black], white: [...tried.white] },
+    event,
+  };
+}
+
+// frames[0] is the position before the first event; frames[k] the position
+// after the k-th event.
+export function buildFrames(view) {
+  const events = [...(view.events ?? [])].sort((a, b) => a.seq - b.seq);
+  const finalHandicap = view.handicap ?? [];
+  const missing = simulate(events, finalHandicap, () => {});
+  const initial = [...new Set([...finalHandicap, ...missing])];
+  const frames = [snapshot({ stones: { black: new Set(initial), white: new Set() }, handicap: new Set(initial), tried: { black: [], white: [] }, event: null })];
+  simulate(events, initial, (state) => frames.push(snapshot(state)));
+  return frames;
+}
+
+// The board model of one frame seen from `perspective` ('full', 'black' or
+// 'white'); `final` adds the territory of the scored end.
+export function frameModel(frame, perspective, { rules, territory, final }) {
+  const event = frame.event;
+  const seesColor = (color) => perspective === 'full' || perspective === color;
+  const stones = {
+    black: seesColor('black') ? frame.black : frame.handicap,
+    white: seesColor('white') ? frame.white : [],
+  };
+  const tried = [...(seesColor('black') ? frame.tried.black : []), ...(seesColor('white') ? frame.tried.white : [])];
+  const highlight = [];
+  if (event && event.vertex && seesColor(event.color)) highlight.push(event.vertex);
+  if (event && event.captured) {
+    const victim = opponentOf(event.color);
+    const announced = rules !== 'hamburg' || perspective === 'full' || perspective === victim;
+    if (announced) highlight.push(...event.captured);
+  }
+  return {
+    viewer: perspective === 'full' ? null : perspective,
+    stones,
+    handicap: frame.handicap,
+    tried,
+    highlight,
+    territory: final && perspective === 'full' ? territory : null,
+  };
+}
+
+// Wires the replay controls: perspective radios, slider, step buttons.
+export class ReplayControls {
+  constructor(elements, onShow) {
+    this.el = elements;
+    this.onShow = onShow;
+    this.frames = [];
+    this.context = null;
+    this.el.slider.addEventListener('input', () => this.show());
+    this.el.first.addEventListener('click', () => this.go(0));
+    this.el.previous.addEventListener('click', () => this.go(this.index() - 1));
+    this.el.next.addEventListener('click', () => this.go(this.index() + 1));
+    this.el.last.addEventListener('click', () => this.go(this.frames.length - 1));
+    for (const radio of this.el.perspectives) radio.addEventListener('change', () => this.show());
+  }
+
+  load(view) {
+    const atEnd = this.frames.length === 0 || this.index() === this.frames.length - 1;
+    this.frames = buildFrames(view);
+    this.context = { rules: view.game.settings.rules, territory: view.result?.territory ?? null };
+    this.el.slider.max = String(this.frames.length - 1);
+    if (atEnd) this.el.slider.value = String(this.frames.length - 1);
+    this.show();
+  }
+
+  index() {
+    return Number(this.el.slider.value);
+  }
+
+  perspective() {
+    return this.el.perspectives.find((radio) => radio.checked)?.value ?? 'full';
+  }
+
+  go(index) {
+    const clamped = Math.max(0, Math.min(this.frames.length - 1, index));
+    this.el.slider.value = String(clamped);
+    this.show();
+  }
+
+  show() {
+    if (this.frames.length === 0) return;
+    const index = this.index();
+    const frame = this.frames[index];
+    const total = this.frames.length - 1;
+    const final = index === total;
+    this.el.caption.textContent = frame.event
+      ? t('replay.step', { step: index, total, text: describeEvent(frame.event) })
+      : t('replay.start', { total });
+    this.el.slider.setAttribute('aria-valuetext', t('replay.position', { step: index, total }));
+    this.el.first.disabled = this.el.previous.disabled = index === 0;
+    this.el.next.disabled = this.el.last.disabled = final;
+    this.onShow(frameModel(frame, this.perspective(), { ...this.context, final }), final);
+  }
+
+  refresh() {
+    if (this.frames.length > 0) this.show();
+  }
+}
