@@ -10,16 +10,23 @@
  *   CAP_DAC_OVERRIDE), so the opening runs in a forked child that first
  *   becomes the unprivileged user "nobody" (65534), for whom the
  *   permissions really apply. Run as a non-root user, the child simply
- *   keeps its own identity. */
+ *   keeps its own identity.
+ * - kill -9: a child process appends from several threads and reports each
+ *   acknowledged commit through a pipe; the parent kills it at a moment of
+ *   its choosing, reopens the file and finds everything acknowledged (a
+ *   process crash; power loss is what synchronous=FULL is for and cannot
+ *   be simulated here). */
 #include "harness.h"
 #include "test_store_util.h"
 
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <grp.h>
 #include <unistd.h>
 
@@ -169,5 +176,140 @@ TEST(store_read_only_directory_or_file_is_unavailable) {
     /* The same file, the directory writable again: it opens. */
     CHECK(chmod(rw_dir, 0777) == 0);
     CHECK_EQ_INT(open_as_nobody(db), STORE_OK);
+    test_rmtree(dir);
+}
+
+/* ---- kill -9: nothing acknowledged is lost ---- */
+
+enum { KILL_GAMES = 8, KILL_ROUNDS = 4 };
+
+struct ack { int32_t game, seq; };
+
+struct kill_writer { store *st; int game; int fd; };
+
+static void *append_and_ack(void *p) {
+    struct kill_writer *w = p;
+    char id[24];
+    snprintf(id, sizeof id, "killgame%02d", w->game % 100);
+    for (int seq = 1;; seq++) {
+        store_action a = test_action(seq, "attempt", 2 - seq % 2, "C3");
+        if (store_append_action(w->st, id, &a) != STORE_OK)
+            _exit(3);
+        struct ack k = { w->game, seq };            /* 8 bytes: an atomic pipe write */
+        if (write(w->fd, &k, sizeof k) != sizeof k)
+            _exit(4);
+    }
+    return NULL;
+}
+
+/* The child: opens the store, creates the games, then appends to all of
+ * them from one thread each, acknowledging every commit on fd, until the
+ * parent kills it. */
+static void child_append_forever(const char *dir, int fd) {
+    store *st = test_store_open(dir, "games.db");
+    if (!st)
+        _exit(2);
+    for (int i = 0; i < KILL_GAMES; i++) {
+        char id[24];
+        snprintf(id, sizeof id, "killgame%02d", i);
+        store_game g = test_game(id, "online");
+        int rc = store_insert_game(st, &g);
+        if (rc != STORE_OK && rc != STORE_CONFLICT)
+            _exit(2);
+    }
+    pthread_t t[KILL_GAMES];
+    struct kill_writer w[KILL_GAMES];
+    for (int i = 0; i < KILL_GAMES; i++) {
+        w[i] = (struct kill_writer){ st, i, fd };
+        pthread_create(&t[i], NULL, append_and_ack, &w[i]);
+    }
+    for (;;)
+        pause();
+}
+
+static void note_ack(const struct ack *k, int max_acked[KILL_GAMES]) {
+    if (k->game >= 0 && k->game < KILL_GAMES && k->seq > max_acked[k->game])
+        max_acked[k->game] = k->seq;
+}
+
+static long ms_since(const struct timespec *start) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (now.tv_sec - start->tv_sec) * 1000 + (now.tv_nsec - start->tv_nsec) / 1000000;
+}
+
+/* Reads acknowledgements for ms milliseconds from the first one (or until
+ * the child dies), kills the child, then drains what it wrote before dying;
+ * max_acked[g] = highest acknowledged seq. */
+static void collect_acks_then_kill(pid_t pid, int fd, int ms, int max_acked[KILL_GAMES]) {
+    struct ack k;
+    struct timespec start;
+    if (read(fd, &k, sizeof k) == sizeof k)
+        note_ack(&k, max_acked);
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    long left;
+    while ((left = ms - ms_since(&start)) > 0) {
+        struct pollfd pfd = { .fd = fd, .events = POLLIN };
+        if (poll(&pfd, 1, (int)left) == 1 && read(fd, &k, sizeof k) == sizeof k)
+            note_ack(&k, max_acked);
+    }
+    kill(pid, SIGKILL);
+    waitpid(pid, NULL, 0);
+    while (read(fd, &k, sizeof k) == sizeof k)
+        note_ack(&k, max_acked);
+}
+
+/* Every game's log is 1..n with no gap and n >= what was acknowledged;
+ * returns the number of violations. */
+static int check_acknowledged(const char *dir, const int max_acked[KILL_GAMES]) {
+    store *st = test_store_open(dir, "games.db");
+    if (!st)
+        return 1;
+    int bad = 0;
+    for (int i = 0; i < KILL_GAMES; i++) {
+        char id[24];
+        snprintf(id, sizeof id, "killgame%02d", i);
+        store_game g;
+        store_action *list = NULL;
+        int n = 0;
+        int rc = store_load_game(st, id, &g, &list, &n);
+        if (rc != STORE_OK) {
+            bad += max_acked[i] > 0;
+            continue;
+        }
+        bad += n < max_acked[i];
+        for (int k = 0; k < n; k++)
+            bad += list[k].seq != k + 1;
+        free(list);
+        store_game_free_fields(&g);
+    }
+    store_close(st);
+    return bad;
+}
+
+TEST(store_kill_9_loses_nothing_acknowledged) {
+    char dir[256], round_dir[300];
+    CHECK(test_tmpdir(dir, sizeof dir) == 0);
+    int total_acked = 0;
+    for (int round = 0; round < KILL_ROUNDS; round++) {
+        snprintf(round_dir, sizeof round_dir, "%s/round%d", dir, round);
+        CHECK(mkdir(round_dir, 0700) == 0);
+        int fds[2];
+        CHECK(pipe(fds) == 0);
+        fflush(NULL);
+        pid_t pid = fork();
+        if (pid == 0) {
+            close(fds[0]);
+            child_append_forever(round_dir, fds[1]);
+        }
+        close(fds[1]);
+        int max_acked[KILL_GAMES] = { 0 };
+        collect_acks_then_kill(pid, fds[0], 20 + 30 * round, max_acked);
+        close(fds[0]);
+        for (int i = 0; i < KILL_GAMES; i++)
+            total_acked += max_acked[i];
+        CHECK_EQ_INT(check_acknowledged(round_dir, max_acked), 0);
+    }
+    CHECK(total_acked > 0);
     test_rmtree(dir);
 }
