@@ -4,6 +4,7 @@
 #define PG_COMMANDS_H
 
 int cmd_referee(int argc, char **argv);
+int cmd_serve(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_healthcheck(int argc, char **argv);
 int cmd_arena(int argc, char **argv);

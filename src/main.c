@@ -9,6 +9,7 @@
 struct command { const char *name; int (*run)(int argc, char **argv); const char *summary; };
 
 static const struct command commands[] = {
+    { "serve", cmd_serve, "serve the web application and its HTTP API (make run)" },
     { "referee", cmd_referee, "JSON-lines referee: settings, then one action a line" },
     { "bench", cmd_bench, "engine benchmark: playouts and referee games per second" },
     { "healthcheck", cmd_healthcheck, "exit 0 when the server's /api/health answers HTTP 200" },

@@ -1,0 +1,474 @@
+/* api_games: the /api/v1/ handlers. See api_games.h and docs/API.md.
+ *
+ * Routing is a split of the path into "games", an id and an endpoint; the
+ * method is checked before the game is loaded, the game before the token,
+ * the token before the body, so each refusal is decided by the least
+ * information possible. */
+#include "server/api_games.h"
+
+#include <civetweb.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <cjson/cJSON.h>
+
+#include "engine/vertex.h"
+#include "server/games.h"
+#include "server/strbuf.h"
+#include "wire/settings_json.h"
+#include "wire/view_json.h"
+
+#define API_PREFIX "/api/v1/"
+
+typedef struct status_error { games_status st; int http; const char *code, *message; } status_error;
+
+static const status_error errors[] = {
+    { GAMES_NOT_FOUND,     404, "not_found",       "No such game." },
+    { GAMES_UNAVAILABLE,   503, "unavailable",     "The database cannot be written now; nothing changed." },
+    { GAMES_ERROR,         500, "internal",        "The server failed to answer." },
+    { GAMES_STALE_SEQ,     409, "stale_seq",       "'seq' is not the next sequence number; read the view again." },
+    { GAMES_NOT_YOUR_TURN, 409, "not_your_turn",   "It is not your turn." },
+    { GAMES_ALREADY_TRIED, 409, "already_tried",   "You already tried this point this turn." },
+    { GAMES_OWN_STONE,     409, "own_stone",       "One of your own stones is on that point." },
+    { GAMES_GAME_OVER,     409, "game_over",       "The game has ended." },
+    { GAMES_BAD_VERTEX,    400, "bad_vertex",      "'vertex' is not a point of this board." },
+    { GAMES_SEAT_TAKEN,    409, "seat_taken",      "There is no free seat: the invite was already used." },
+    { GAMES_BAD_INVITE,    403, "bad_invite",      "The invite secret is wrong." },
+    { GAMES_NOT_OVER,      409, "game_not_over",   "A rematch needs a finished game." },
+    { GAMES_NO_BOT,        501, "not_implemented", "The computer player is not available yet." },
+};
+
+static void send_status(http_request *rq, games_status st) {
+    for (size_t i = 0; i < sizeof errors / sizeof errors[0]; i++)
+        if (errors[i].st == st) {
+            http_send_error(rq, errors[i].http, errors[i].code, errors[i].message);
+            return;
+        }
+    http_send_error(rq, 500, "internal", "The server failed to answer.");
+}
+
+static void send_cjson(http_request *rq, int status, const cJSON *o) {
+    char *text = o ? cJSON_PrintUnformatted(o) : NULL;
+    if (text) http_send_json(rq, status, text, strlen(text));
+    else http_send_error(rq, 500, "internal", "The server ran out of memory.");
+    cJSON_free(text);
+}
+
+static void send_owned_json(http_request *rq, int status, char *text, size_t len) {
+    if (text) http_send_json(rq, status, text, len);
+    else http_send_error(rq, 500, "internal", "The server ran out of memory.");
+    free(text);
+}
+
+/* ---- request helpers ----------------------------------------------------- */
+
+/* The body as a JSON object, or NULL after answering 400 bad_json. */
+static cJSON *body_object(http_request *rq) {
+    cJSON *o = rq->body_len ? cJSON_ParseWithLength(rq->body, rq->body_len) : NULL;
+    if (cJSON_IsObject(o)) return o;
+    cJSON_Delete(o);
+    http_send_error(rq, 400, "bad_json", "The body must be a JSON object.");
+    return NULL;
+}
+
+/* Field names must be known and appear once. */
+static bool fields_known(http_request *rq, const cJSON *o, const char *const *known) {
+    for (const cJSON *f = o->child; f; f = f->next) {
+        bool ok = false;
+        for (const char *const *k = known; *k && !ok; k++) ok = !strcmp(f->string, *k);
+        for (const cJSON *g = o->child; ok && g != f; g = g->next) ok = strcmp(g->string, f->string) != 0;
+        if (!ok) {
+            char msg[96];
+            snprintf(msg, sizeof msg, "Field '%.40s' is unknown or repeated.", f->string);
+            http_send_error(rq, 400, "bad_request", msg);
+            return false;
+        }
+    }
+    return true;
+}
+
+typedef enum { TOKEN_NONE, TOKEN_BAD, TOKEN_GIVEN } token_kind;
+
+static token_kind bearer_token(const http_request *rq, const char **token) {
+    const char *h = http_header(rq, "Authorization");
+    *token = NULL;
+    if (!h || !*h) return TOKEN_NONE;
+    if (strncasecmp(h, "Bearer ", 7) != 0) return TOKEN_BAD;
+    *token = h + 7;
+    while (**token == ' ') (*token)++;
+    return **token ? TOKEN_GIVEN : TOKEN_NONE;
+}
+
+/* The viewer a request speaks for: a seat, or a spectator without a token.
+ * False after answering 403 for a token that is not a seat here. */
+static bool viewer_of(http_request *rq, game *g, viewer *v) {
+    const char *token;
+    token_kind k = bearer_token(rq, &token);
+    int seat = k == TOKEN_GIVEN ? game_seat_of(g, token) : 0;
+    if (k == TOKEN_BAD || (k == TOKEN_GIVEN && !seat)) {
+        http_send_error(rq, 403, "bad_token", "This token is not a seat of this game.");
+        return false;
+    }
+    *v = seat ? (viewer)seat : VIEWER_SPECTATOR;
+    return true;
+}
+
+/* The seat a request must act for: 401 without a token, 403 with a wrong one. */
+static int seat_of(http_request *rq, game *g) {
+    const char *token;
+    token_kind k = bearer_token(rq, &token);
+    if (k == TOKEN_NONE) {
+        http_send_error(rq, 401, "token_required", "This needs a seat token (Authorization: Bearer).");
+        return 0;
+    }
+    int seat = k == TOKEN_GIVEN ? game_seat_of(g, token) : 0;
+    if (!seat) http_send_error(rq, 403, "bad_token", "This token is not a seat of this game.");
+    return seat;
+}
+
+/* Is rq's method one of `methods` ("GET PUT"; GET also admits HEAD)? If
+ * not, answers 405 naming them. */
+static bool allow(http_request *rq, const char *methods) {
+    char list[32], allow_header[64] = "";
+    snprintf(list, sizeof list, "%s", methods);
+    bool ok = false;
+    for (char *save, *m = strtok_r(list, " ", &save); m; m = strtok_r(NULL, " ", &save)) {
+        bool get = !strcmp(m, "GET");
+        ok = ok || !strcmp(rq->method, m) || (get && rq->head);
+        snprintf(allow_header + strlen(allow_header), sizeof allow_header - strlen(allow_header),
+                 "%s%s%s", allow_header[0] ? ", " : "", m, get ? ", HEAD" : "");
+    }
+    if (!ok) http_send_method_not_allowed(rq, allow_header);
+    return ok;
+}
+
+/* ---- create -------------------------------------------------------------- */
+
+static bool read_choice(http_request *rq, const cJSON *o, const char *field, const char *const *values,
+                        const char *fallback, const char **out) {
+    const cJSON *f = cJSON_GetObjectItemCaseSensitive(o, field);
+    *out = fallback;
+    if (!f) {
+        if (fallback) return true;
+    } else if (cJSON_IsString(f)) {
+        for (const char *const *v = values; *v; v++)
+            if (!strcmp(f->valuestring, *v)) {
+                *out = *v;
+                return true;
+            }
+    }
+    char msg[128];
+    snprintf(msg, sizeof msg, "'%s' must be one of the documented values.", field);
+    http_send_error(rq, 400, "bad_request", msg);
+    return false;
+}
+
+static bool read_new_game(http_request *rq, const cJSON *o, game_new *req) {
+    static const char *const known[] = { "mode", "color", "level", "settings", NULL };
+    static const char *const modes[] = { "online", "hotseat", "computer", NULL };
+    static const char *const colors[] = { "black", "white", "random", NULL };
+    static const char *const levels[] = { "easy", "medium", "strong", NULL };
+    const char *mode, *color;
+    memset(req, 0, sizeof *req);
+    if (!fields_known(rq, o, known) || !read_choice(rq, o, "mode", modes, NULL, &mode) ||
+        !read_choice(rq, o, "color", colors, "random", &color) ||
+        !read_choice(rq, o, "level", levels, "medium", &req->level))
+        return false;
+    req->mode = !strcmp(mode, "online") ? MODE_ONLINE : !strcmp(mode, "hotseat") ? MODE_HOTSEAT : MODE_COMPUTER;
+    const cJSON *settings = cJSON_GetObjectItemCaseSensitive(o, "settings");
+    char err[160];
+    if (!settings) req->settings = settings_default();
+    else if (!cJSON_IsObject(settings) || !settings_from_json(settings, &req->settings, err, sizeof err)) {
+        char msg[200];
+        snprintf(msg, sizeof msg, "settings: %s", cJSON_IsObject(settings) ? err : "must be an object");
+        http_send_error(rq, 400, "bad_request", msg);
+        return false;
+    }
+    if (!strcmp(color, "random")) {
+        uint8_t bit = 0;
+        if (!secrets_random_bytes(&bit, 1)) bit = 0;
+        color = (bit & 1) ? "white" : "black";
+    }
+    req->creator_color = !strcmp(color, "black") ? BLACK : WHITE;
+    return true;
+}
+
+/* {"game":..,"seats":[..],"invite":..,"links":{..}} for a new game. */
+static cJSON *created_json(http_request *rq, game *g, const game_created *c) {
+    char base[300], link[512];
+    http_base_url(rq, base, sizeof base);
+    view_table t;
+    memset(&t, 0, sizeof t);
+    t.game_id = c->id;
+    t.mode = game_mode_name(game_get_mode(g));
+    t.level = game_level(g);
+    cJSON *o = cJSON_CreateObject(), *seats = cJSON_CreateArray(), *links = cJSON_CreateObject();
+    cJSON *game_obj = view_json_game(&t, game_get_settings(g));
+    if (!o || !seats || !links || !game_obj) {
+        cJSON_Delete(o); cJSON_Delete(seats); cJSON_Delete(links); cJSON_Delete(game_obj);
+        return NULL;
+    }
+    cJSON_AddItemToObject(o, "game", game_obj);
+    cJSON_AddItemToObject(o, "seats", seats);
+    strbuf play;
+    strbuf_init(&play);
+    strbuf_printf(&play, "%s/g/%s", base, c->id);
+    for (int color = BLACK; color <= WHITE; color++) {
+        if (!c->token[color][0]) continue;
+        cJSON *seat = cJSON_CreateObject();
+        cJSON_AddItemToArray(seats, seat);
+        cJSON_AddStringToObject(seat, "color", view_json_color_name(color));
+        cJSON_AddStringToObject(seat, "token", c->token[color]);
+        strbuf_printf(&play, "%cseat=%s", color == BLACK || !c->token[BLACK][0] ? '#' : '&', c->token[color]);
+    }
+    if (c->invite[0]) cJSON_AddStringToObject(o, "invite", c->invite);
+    cJSON_AddItemToObject(o, "links", links);
+    if (!play.failed) cJSON_AddStringToObject(links, "play", play.data);
+    strbuf_free(&play);
+    if (c->invite[0]) {
+        snprintf(link, sizeof link, "%s/g/%s#invite=%s", base, c->id, c->invite);
+        cJSON_AddStringToObject(links, "invite", link);
+    }
+    snprintf(link, sizeof link, "%s/g/%s", base, c->id);
+    cJSON_AddStringToObject(links, "watch", link);
+    return o;
+}
+
+static void send_created(http_request *rq, int status, const game_created *c) {
+    game *g;
+    games_status st = games_get(rq->srv->gm, c->id, &g);
+    if (st != GAMES_OK) {
+        send_status(rq, st);
+        return;
+    }
+    cJSON *o = created_json(rq, g, c);
+    send_cjson(rq, status, o);
+    cJSON_Delete(o);
+    game_release(g);
+}
+
+static void create_game(http_request *rq) {
+    if (!allow(rq, "POST")) return;
+    int retry = ratelimit_take(rq->srv->create_limit, rq->client, server_now_ms());
+    if (retry > 0) {
+        http_send_rate_limited(rq, retry);
+        return;
+    }
+    cJSON *o = body_object(rq);
+    game_new req;
+    if (!o || !read_new_game(rq, o, &req)) {
+        cJSON_Delete(o);
+        return;
+    }
+    cJSON_Delete(o);
+    game_created c;
+    games_status st = games_create(rq->srv->gm, &req, &c);
+    if (st != GAMES_OK) send_status(rq, st);
+    else send_created(rq, 201, &c);
+}
+
+/* ---- one game ------------------------------------------------------------ */
+
+static void read_view(http_request *rq, game *g) {
+    viewer v;
+    if (!viewer_of(rq, g, &v)) return;
+    size_t len;
+    char *text = game_view_json(g, v, &len);
+    send_owned_json(rq, 200, text, len);
+}
+
+static bool query_since(http_request *rq, int *since) {
+    char value[32];
+    *since = 0;
+    int n = rq->query ? mg_get_var(rq->query, strlen(rq->query), "since", value, sizeof value) : -1;
+    if (n == -1) return true;                  /* absent: everything */
+    char *end;
+    long v = strtol(value, &end, 10);
+    if (n <= 0 || *end || end == value || v < 0 || v > 1000000000) {
+        http_send_error(rq, 400, "bad_request", "'since' must be a whole number from 0.");
+        return false;
+    }
+    *since = (int)v;
+    return true;
+}
+
+static void read_events(http_request *rq, game *g) {
+    viewer v;
+    int since;
+    if (!viewer_of(rq, g, &v) || !query_since(rq, &since)) return;
+    size_t len;
+    char *text = game_events_json(g, v, since, "{", NULL, &len);
+    send_owned_json(rq, 200, text, len);
+}
+
+static void claim_seat(http_request *rq, game *g) {
+    static const char *const known[] = { "invite", NULL };
+    cJSON *o = body_object(rq);
+    if (!o || !fields_known(rq, o, known)) {
+        cJSON_Delete(o);
+        return;
+    }
+    const cJSON *invite = cJSON_GetObjectItemCaseSensitive(o, "invite");
+    if (!cJSON_IsString(invite)) {
+        http_send_error(rq, 400, "bad_request", "'invite' must be the invite secret (a string).");
+        cJSON_Delete(o);
+        return;
+    }
+    int color = 0;
+    char token[SECRET_TEXT_LEN + 1];
+    games_status st = game_claim(g, invite->valuestring, &color, token);
+    cJSON_Delete(o);
+    if (st != GAMES_OK) {
+        send_status(rq, st);
+        return;
+    }
+    char body[160];
+    int n = snprintf(body, sizeof body, "{\"color\":\"%s\",\"token\":\"%s\"}", view_json_color_name(color), token);
+    http_send_json(rq, 200, body, (size_t)n);
+}
+
+static void act(http_request *rq, game *g) {
+    int color = seat_of(rq, g);
+    if (!color) return;
+    cJSON *o = body_object(rq);
+    if (!o) return;
+    action a;
+    int seq;
+    char err[160];
+    action_json_status ps = view_json_parse_action(o, game_get_settings(g)->size, color, &a, &seq, err, sizeof err);
+    cJSON_Delete(o);
+    if (ps != ACTION_JSON_OK) {
+        http_send_error(rq, 400, ps == ACTION_JSON_BAD_VERTEX ? "bad_vertex" : "bad_request", err);
+        return;
+    }
+    char *answer;
+    size_t len;
+    games_status st = game_act(g, color, seq, &a, &answer, &len);
+    if (st == GAMES_OK) send_owned_json(rq, 200, answer, len);
+    else send_status(rq, st);
+}
+
+/* {"ghosts":["D4",...]}: distinct points of this board, stored canonical. */
+static char *ghosts_from(http_request *rq, const cJSON *o, int size) {
+    static const char *const known[] = { "ghosts", NULL };
+    if (!fields_known(rq, o, known)) return NULL;
+    const cJSON *list = cJSON_GetObjectItemCaseSensitive(o, "ghosts");
+    if (!cJSON_IsArray(list) || cJSON_GetArraySize(list) > size * size) {
+        http_send_error(rq, 400, "bad_request", "'ghosts' must be a list of points of this board.");
+        return NULL;
+    }
+    bool seen[BOARD_MAX_POINTS] = { false };
+    cJSON *out = cJSON_CreateArray();
+    const cJSON *item;
+    cJSON_ArrayForEach(item, list) {
+        point p;
+        char buf[VERTEX_BUF];
+        if (!cJSON_IsString(item) || !vertex_parse(item->valuestring, size, &p) || p == PASS_POINT || seen[p]) {
+            http_send_error(rq, 400, "bad_vertex", "'ghosts' must hold distinct points of this board.");
+            cJSON_Delete(out);
+            return NULL;
+        }
+        seen[p] = true;
+        cJSON_AddItemToArray(out, cJSON_CreateString(vertex_format(p, size, buf)));
+    }
+    char *text = cJSON_PrintUnformatted(out);
+    cJSON_Delete(out);
+    if (!text) http_send_error(rq, 500, "internal", "The server ran out of memory.");
+    return text;
+}
+
+static void notes(http_request *rq, game *g) {
+    bool put = !strcmp(rq->method, "PUT");
+    int color = seat_of(rq, g);
+    if (!color) return;
+    char *ghosts = NULL;
+    games_status st;
+    if (put) {
+        cJSON *o = body_object(rq);
+        ghosts = o ? ghosts_from(rq, o, game_get_settings(g)->size) : NULL;
+        cJSON_Delete(o);
+        if (!ghosts) return;
+        st = game_put_notes(g, color, ghosts);
+    } else {
+        st = game_get_notes(g, color, &ghosts);
+    }
+    if (st != GAMES_OK) {
+        free(ghosts);
+        send_status(rq, st);
+        return;
+    }
+    strbuf sb;
+    strbuf_init(&sb);
+    strbuf_printf(&sb, "{\"ghosts\":%s}", ghosts ? ghosts : "[]");
+    free(ghosts);
+    size_t len;
+    char *text = strbuf_take(&sb, &len);
+    send_owned_json(rq, 200, text, len);
+}
+
+static void rematch(http_request *rq, game *g) {
+    int color = seat_of(rq, g);
+    if (!color) return;
+    bool created;
+    game_created c;
+    games_status st = game_rematch(rq->srv->gm, g, color, &created, &c);
+    if (st != GAMES_OK) send_status(rq, st);
+    else send_created(rq, created ? 201 : 200, &c);
+}
+
+typedef void (*game_handler)(http_request *rq, game *g);
+
+typedef struct endpoint { const char *name; game_handler run; const char *methods; } endpoint;
+
+static const endpoint endpoints[] = {
+    { "", read_view, "GET" },
+    { "claim", claim_seat, "POST" },
+    { "actions", act, "POST" },
+    { "events", read_events, "GET" },
+    { "notes", notes, "GET PUT" },
+    { "rematch", rematch, "POST" },
+};
+
+/* /api/v1/games/{id}[/endpoint] */
+static void game_route(http_request *rq, const char *rest) {
+    char id[24];
+    const char *slash = strchr(rest, '/');
+    size_t idlen = slash ? (size_t)(slash - rest) : strlen(rest);
+    const char *name = slash ? slash + 1 : "";
+    const endpoint *ep = NULL;
+    for (size_t i = 0; i < sizeof endpoints / sizeof endpoints[0] && !ep; i++)
+        if (!strcmp(name, endpoints[i].name)) ep = &endpoints[i];
+    if (!strcmp(name, "ws")) {
+        http_send_error(rq, 400, "bad_request", "This endpoint needs a WebSocket upgrade.");
+        return;
+    }
+    if (!ep || idlen == 0 || idlen >= sizeof id) {
+        http_send_error(rq, 404, "not_found", "No such endpoint.");
+        return;
+    }
+    if (!allow(rq, ep->methods)) return;
+    memcpy(id, rest, idlen);
+    id[idlen] = '\0';
+    game *g;
+    games_status st = games_get(rq->srv->gm, id, &g);
+    if (st != GAMES_OK) {
+        send_status(rq, st);
+        return;
+    }
+    ep->run(rq, g);
+    game_release(g);
+}
+
+void api_handle(http_request *rq) {
+    const char *p = rq->path;
+    if (strncmp(p, API_PREFIX, sizeof API_PREFIX - 1) != 0) {
+        http_send_error(rq, 404, "not_found", "No such endpoint.");
+        return;
+    }
+    p += sizeof API_PREFIX - 1;
+    if (!strcmp(p, "games")) create_game(rq);
+    else if (!strncmp(p, "games/", 6)) game_route(rq, p + 6);
+    else http_send_error(rq, 404, "not_found", "No such endpoint.");
+}

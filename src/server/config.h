@@ -1,0 +1,38 @@
+/* config: the settings of `phantomgo serve`, read from flags and their
+ * environment variables (a flag wins over its variable, which wins over
+ * the default), so the same binary runs from a shell, `make run` and the
+ * Docker image. The contract (names, defaults) is shared with the Docker
+ * image and documented by `phantomgo serve --help`. */
+#ifndef PG_SERVER_CONFIG_H
+#define PG_SERVER_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#define CONFIG_TEXT_MAX 1024
+
+typedef struct server_config {
+    char listen[64];            /* address to bind, e.g. 127.0.0.1, 0.0.0.0, :: */
+    int port;                   /* 0: any free port */
+    char db[CONFIG_TEXT_MAX];   /* SQLite file */
+    int threads;                /* worker threads for plain HTTP requests */
+    int max_websockets;         /* open WebSockets at once; each holds a thread */
+    char base_url[256];         /* public base of links; "" = from the Host header */
+    char root[CONFIG_TEXT_MAX]; /* holds web/, static/ and schema.sql */
+    int rate_limit;             /* API requests per second per address; 0 = off */
+    int create_limit;           /* games created per minute per address; 0 = off */
+    bool trust_proxy;           /* take the client address from X-Forwarded-For */
+} server_config;
+
+typedef enum { CONFIG_OK = 0, CONFIG_HELP, CONFIG_ERROR } config_status;
+
+/* Fills cfg from defaults, the environment and argv (argv[0] is "serve").
+ * CONFIG_HELP: --help was asked (print config_usage, exit 0). CONFIG_ERROR:
+ * err holds a one-line message naming the bad flag or variable. */
+config_status config_load(server_config *cfg, int argc, char **argv,
+                          char *err, size_t errlen);
+
+void config_usage(FILE *out);
+
+#endif

@@ -1,0 +1,369 @@
+/* game_play: what happens to one game: acting, claiming a seat, rematches,
+ * notes, and the views and events each viewer reads. See games.h.
+ *
+ * Each viewer's view JSON is cached until the game next changes, so the
+ * reads that dominate (page loads, polling, one push per watcher per move)
+ * cost a copy, not a replay of the observations. */
+#include "server/games_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/vertex.h"
+#include "server/metrics.h"
+#include "server/strbuf.h"
+
+static int64_t wall_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+void game_invalidate(game *g) {
+    for (int v = 0; v < VIEWERS; v++) {
+        free(g->view_text[v]);
+        g->view_text[v] = NULL;
+        g->view_len[v] = 0;
+    }
+}
+
+void game_changed(game *g) {
+    pthread_mutex_lock(&g->watch_lock);
+    for (games_watcher *w = g->watchers; w; w = w->next) w->notify(w);
+    pthread_mutex_unlock(&g->watch_lock);
+    games_bot_consider(g);
+}
+
+void game_watch(game *g, games_watcher *w) {
+    pthread_mutex_lock(&g->watch_lock);
+    w->prev = NULL;
+    w->next = g->watchers;
+    if (g->watchers) g->watchers->prev = w;
+    g->watchers = w;
+    atomic_fetch_add(&g->n_watchers, 1);
+    pthread_mutex_unlock(&g->watch_lock);
+}
+
+void game_unwatch(game *g, games_watcher *w) {
+    pthread_mutex_lock(&g->watch_lock);
+    if (w->prev) w->prev->next = w->next;
+    else g->watchers = w->next;
+    if (w->next) w->next->prev = w->prev;
+    w->next = w->prev = NULL;
+    atomic_fetch_sub(&g->n_watchers, 1);
+    pthread_mutex_unlock(&g->watch_lock);
+}
+
+/* The cached view of viewer v, rendered if stale. Game lock held. */
+static const char *cached_view(game *g, viewer v, size_t *len) {
+    if (!g->view_text[v]) {
+        view_table t;
+        game_table(g, &t);
+        g->view_text[v] = view_json_render(g->ref, v, &t, &g->view_len[v]);
+    }
+    *len = g->view_len[v];
+    return g->view_text[v];
+}
+
+static char *copy_bytes(const char *src, size_t len) {
+    char *p = src ? malloc(len + 1) : NULL;
+    if (p) {
+        memcpy(p, src, len);
+        p[len] = '\0';
+    }
+    return p;
+}
+
+char *game_view_json(game *g, viewer v, size_t *len) {
+    pthread_mutex_lock(&g->lock);
+    const char *text = cached_view(g, v, len);
+    char *copy = copy_bytes(text, *len);
+    pthread_mutex_unlock(&g->lock);
+    return copy;
+}
+
+char *game_events_json(game *g, viewer v, int since, const char *prefix, int *seq_out, size_t *len) {
+    strbuf sb;
+    strbuf_init(&sb);
+    pthread_mutex_lock(&g->lock);
+    size_t vlen;
+    const char *vtext = cached_view(g, v, &vlen);
+    cJSON *events = view_json_events_since(g->ref, v, since);
+    char *etext = events ? cJSON_PrintUnformatted(events) : NULL;
+    if (seq_out) *seq_out = referee_event_count(g->ref);
+    if (vtext && etext) {
+        strbuf_printf(&sb, "%s\"events\":%s,\"view\":", prefix, etext);
+        strbuf_append(&sb, vtext, vlen);
+        strbuf_puts(&sb, "}");
+    }
+    pthread_mutex_unlock(&g->lock);
+    cJSON_Delete(events);
+    cJSON_free(etext);
+    if (!vtext || !etext) {
+        strbuf_free(&sb);
+        return NULL;
+    }
+    return strbuf_take(&sb, len);
+}
+
+char *game_answer_text(game *g, const referee *r, int color, int seq, size_t *len) {
+    observation *ob = malloc(sizeof *ob);
+    cJSON *event = ob && view_observe(r, (viewer)color, seq, ob)
+                       ? view_json_event(ob, referee_settings(r)->size) : NULL;
+    char *etext = event ? cJSON_PrintUnformatted(event) : NULL;
+    size_t vlen = 0;
+    char *vtext = NULL;
+    if (etext && r == g->ref) {
+        const char *cached = cached_view(g, (viewer)color, &vlen);
+        vtext = copy_bytes(cached, vlen);
+    } else if (etext) {
+        view_table t;
+        game_table(g, &t);
+        vtext = view_json_render(r, (viewer)color, &t, &vlen);
+    }
+    strbuf sb;
+    strbuf_init(&sb);
+    if (vtext) {
+        strbuf_printf(&sb, "{\"event\":%s,\"view\":", etext);
+        strbuf_append(&sb, vtext, vlen);
+        strbuf_puts(&sb, "}");
+    } else {
+        sb.failed = true;
+    }
+    free(ob);
+    cJSON_Delete(event);
+    cJSON_free(etext);
+    free(vtext);
+    return strbuf_take(&sb, len);
+}
+
+int game_seat_of(game *g, const char *token) {
+    uint8_t h[SECRET_HASH_LEN];
+    if (!token || !secrets_token_well_formed(token) || !secrets_hash(token, strlen(token), h)) return 0;
+    pthread_mutex_lock(&g->lock);
+    bool black = secrets_hash_equal(h, g->row.seat_hash[0]) && !secrets_hash_is_zero(g->row.seat_hash[0]);
+    bool white = secrets_hash_equal(h, g->row.seat_hash[1]) && !secrets_hash_is_zero(g->row.seat_hash[1]);
+    pthread_mutex_unlock(&g->lock);
+    return black ? BLACK : white ? WHITE : 0;
+}
+
+/* ---- acting -------------------------------------------------------------- */
+
+static bool same_action(const action *a, const action *b) {
+    return a->kind == b->kind && a->color == b->color &&
+           (a->kind != ACT_ATTEMPT || a->point == b->point);
+}
+
+static games_status from_refusal(refusal r) {
+    switch (r) {
+    case REFUSE_NOT_YOUR_TURN: return GAMES_NOT_YOUR_TURN;
+    case REFUSE_ALREADY_TRIED: return GAMES_ALREADY_TRIED;
+    case REFUSE_OWN_STONE:     return GAMES_OWN_STONE;
+    case REFUSE_BAD_VERTEX:    return GAMES_BAD_VERTEX;
+    case REFUSE_GAME_OVER:     return GAMES_GAME_OVER;
+    case REFUSE_NONE:          break;
+    }
+    return GAMES_OK;
+}
+
+static const char *store_kind(action_kind k) {
+    switch (k) {
+    case ACT_ATTEMPT: return "attempt";
+    case ACT_PASS:    return "pass";
+    case ACT_RESIGN:  return "resign";
+    case ACT_TIMEOUT: return "timeout";
+    case ACT_FORFEIT: return "forfeit";
+    }
+    return "?";
+}
+
+static metrics_move metric_of(const ref_event *ev) {
+    switch (ev->kind) {
+    case EV_MOVE:    return MOVE_LEGAL;
+    case EV_ILLEGAL: return MOVE_ILLEGAL;
+    case EV_PASS:    return MOVE_PASS;
+    case EV_RESIGN:  return MOVE_RESIGN;
+    default:         return MOVE_OTHER;
+    }
+}
+
+/* Commits the event the referee just produced; on failure the referee goes
+ * back to the log before it. Game lock held. */
+static games_status commit_event(game *g, const action *a, const ref_event *ev) {
+    store_action sa;
+    memset(&sa, 0, sizeof sa);
+    sa.seq = ev->seq;
+    snprintf(sa.kind, sizeof sa.kind, "%s", store_kind(a->kind));
+    sa.color = a->color;
+    if (a->kind == ACT_ATTEMPT) vertex_format(a->point, referee_settings(g->ref)->size, sa.vertex);
+    sa.at_ms = wall_ms();
+    int rc = store_append_action(g->owner->st, g->id, &sa);
+    if (rc == STORE_OK) return GAMES_OK;
+    referee *before = referee_replay(g->ref, ev->seq - 1);
+    if (!before) abort();        /* cannot happen short of memory: the log replayed before */
+    referee_free(g->ref);
+    g->ref = before;
+    fprintf(stderr, "phantomgo: game %s: action %d not stored (%s)\n", g->id, sa.seq, store_strerror(rc));
+    return rc == STORE_UNAVAILABLE ? GAMES_UNAVAILABLE : GAMES_ERROR;
+}
+
+/* Game lock held. The order of the checks is the API's: a retry first, then
+ * the game's end, the sequence number, and the referee's own refusals. */
+static games_status act_locked(game *g, int color, int seq, const action *a, char **answer, size_t *len) {
+    seat_answer *last = &g->last[color];
+    if (last->seq && seq == last->seq && same_action(a, &last->act)) {
+        *answer = copy_bytes(last->text, last->len);
+        *len = last->len;
+        return *answer ? GAMES_OK : GAMES_ERROR;
+    }
+    if (referee_result(g->ref).over) return GAMES_GAME_OVER;
+    if (seq != referee_event_count(g->ref) + 1) return GAMES_STALE_SEQ;
+    const ref_event *ev;
+    refusal why = referee_apply(g->ref, *a, &ev);
+    if (why != REFUSE_NONE) return from_refusal(why);
+    metrics_move kind = metric_of(ev);
+    games_status st = commit_event(g, a, ev);
+    if (st != GAMES_OK) return st;
+    metrics_move_played(kind);
+    game_invalidate(g);
+    atomic_store(&g->over, referee_result(g->ref).over);
+    char *text = game_answer_text(g, g->ref, color, seq, len);
+    if (!text) return GAMES_ERROR;      /* stored: the next read shows it */
+    free(last->text);
+    last->seq = seq;
+    last->act = *a;
+    last->text = text;
+    last->len = *len;
+    *answer = copy_bytes(text, *len);
+    return *answer ? GAMES_OK : GAMES_ERROR;
+}
+
+games_status game_act(game *g, int color, int seq, const action *a, char **answer, size_t *len) {
+    *answer = NULL;
+    *len = 0;
+    if (color != BLACK && color != WHITE) return GAMES_NOT_YOUR_TURN;
+    pthread_mutex_lock(&g->lock);
+    int before = referee_event_count(g->ref);
+    games_status st = act_locked(g, color, seq, a, answer, len);
+    bool changed = referee_event_count(g->ref) != before;
+    pthread_mutex_unlock(&g->lock);
+    if (changed) game_changed(g);
+    return st;
+}
+
+/* ---- seats --------------------------------------------------------------- */
+
+static games_status claim_locked(game *g, const uint8_t invite_hash[SECRET_HASH_LEN], int *color,
+                                 char token[SECRET_TEXT_LEN + 1]) {
+    if (secrets_hash_is_zero(g->row.invite_hash) || g->row.invite_color == 0) return GAMES_SEAT_TAKEN;
+    if (!secrets_hash_equal(invite_hash, g->row.invite_hash)) return GAMES_BAD_INVITE;
+    int c = g->row.invite_color;
+    uint8_t h[SECRET_HASH_LEN];
+    if (!secrets_new_token(token) || !secrets_hash(token, strlen(token), h)) return GAMES_ERROR;
+    int rc = store_claim_seat(g->owner->st, g->id, c, h);
+    if (rc == STORE_CONFLICT) return GAMES_SEAT_TAKEN;
+    if (rc != STORE_OK) return rc == STORE_UNAVAILABLE ? GAMES_UNAVAILABLE : GAMES_ERROR;
+    memcpy(g->row.seat_hash[c - 1], h, SECRET_HASH_LEN);
+    memset(g->row.invite_hash, 0, SECRET_HASH_LEN);
+    g->row.invite_color = 0;
+    game_invalidate(g);
+    *color = c;
+    return GAMES_OK;
+}
+
+games_status game_claim(game *g, const char *invite, int *color, char token[SECRET_TEXT_LEN + 1]) {
+    uint8_t h[SECRET_HASH_LEN];
+    token[0] = '\0';
+    if (!secrets_hash(invite, strlen(invite), h)) return GAMES_ERROR;
+    pthread_mutex_lock(&g->lock);
+    games_status st = claim_locked(g, h, color, token);
+    pthread_mutex_unlock(&g->lock);
+    if (st == GAMES_OK) game_changed(g);
+    return st;
+}
+
+/* ---- rematch ------------------------------------------------------------- */
+
+/* Game lock of g held: creates the rematch and records it in g. */
+static games_status rematch_create(games *gm, game *g, int color, game_created *out) {
+    game_new req;
+    memset(&req, 0, sizeof req);
+    req.mode = g->mode;
+    req.settings = *referee_settings(g->ref);
+    req.creator_color = color_other(color);
+    req.level = g->level;
+    games_status st = games_create(gm, &req, out);
+    if (st != GAMES_OK) return st;
+    int rc = store_set_rematch(gm->st, g->id, out->id);
+    if (rc != STORE_OK) return rc == STORE_UNAVAILABLE ? GAMES_UNAVAILABLE : GAMES_ERROR;
+    snprintf(g->row.rematch_id, sizeof g->row.rematch_id, "%s", out->id);
+    game_invalidate(g);
+    return GAMES_OK;
+}
+
+/* The other seat takes its place in the rematch the first seat created. */
+static games_status rematch_join(games *gm, const char *id, int color, game_created *out) {
+    game *ng;
+    games_status st = games_get(gm, id, &ng);
+    if (st != GAMES_OK) return st;
+    int seat = color_other(color);
+    uint8_t h[SECRET_HASH_LEN];
+    pthread_mutex_lock(&ng->lock);
+    st = GAMES_SEAT_TAKEN;
+    if (secrets_hash_is_zero(ng->row.seat_hash[seat - 1]) && ng->row.invite_color == seat) {
+        int rc = secrets_new_token(out->token[seat]) &&
+                 secrets_hash(out->token[seat], strlen(out->token[seat]), h)
+                     ? store_claim_seat(gm->st, ng->id, seat, h) : STORE_ERROR;
+        st = rc == STORE_OK ? GAMES_OK : rc == STORE_CONFLICT ? GAMES_SEAT_TAKEN
+           : rc == STORE_UNAVAILABLE ? GAMES_UNAVAILABLE : GAMES_ERROR;
+    }
+    if (st == GAMES_OK) {
+        memcpy(ng->row.seat_hash[seat - 1], h, SECRET_HASH_LEN);
+        memset(ng->row.invite_hash, 0, SECRET_HASH_LEN);
+        ng->row.invite_color = 0;
+        game_invalidate(ng);
+        snprintf(out->id, sizeof out->id, "%s", ng->id);
+    } else {
+        out->token[seat][0] = '\0';
+    }
+    pthread_mutex_unlock(&ng->lock);
+    if (st == GAMES_OK) game_changed(ng);
+    game_release(ng);
+    return st;
+}
+
+games_status game_rematch(games *gm, game *g, int color, bool *created, game_created *out) {
+    memset(out, 0, sizeof *out);
+    *created = false;
+    char existing[sizeof g->row.rematch_id];
+    pthread_mutex_lock(&g->lock);
+    games_status st = GAMES_OK;
+    if (!referee_result(g->ref).over) st = GAMES_NOT_OVER;
+    else if (!g->row.rematch_id[0]) {
+        st = rematch_create(gm, g, color, out);
+        *created = st == GAMES_OK;
+    }
+    snprintf(existing, sizeof existing, "%s", g->row.rematch_id);
+    pthread_mutex_unlock(&g->lock);
+    if (*created) {
+        game_changed(g);
+        return GAMES_OK;
+    }
+    if (st != GAMES_OK) return st;
+    return rematch_join(gm, existing, color, out);
+}
+
+/* ---- notes --------------------------------------------------------------- */
+
+games_status game_get_notes(game *g, int color, char **ghosts_json) {
+    int rc = store_get_notes(g->owner->st, g->id, color, ghosts_json);
+    return rc == STORE_OK ? GAMES_OK : rc == STORE_UNAVAILABLE ? GAMES_UNAVAILABLE
+         : rc == STORE_NOT_FOUND ? GAMES_NOT_FOUND : GAMES_ERROR;
+}
+
+games_status game_put_notes(game *g, int color, const char *ghosts_json) {
+    int rc = store_put_notes(g->owner->st, g->id, color, ghosts_json);
+    return rc == STORE_OK ? GAMES_OK : rc == STORE_UNAVAILABLE ? GAMES_UNAVAILABLE
+         : rc == STORE_NOT_FOUND ? GAMES_NOT_FOUND : GAMES_ERROR;
+}

@@ -1,0 +1,170 @@
+/* games: the games in play, held in memory as a cache of the store.
+ *
+ * A game is its store row (settings, seats, invite) plus a referee rebuilt
+ * by replaying the stored action log. Each game has its own lock; games
+ * wait for each other only at the store's shared commit. No HTTP and no SQL
+ * here: callers get statuses and JSON text made by the visibility filter
+ * (wire/view_json), one viewer at a time.
+ *
+ * Acting (game_act) follows the durability rule: the referee judges the
+ * action under the game lock, the store commits it (group commit), and only
+ * then is the answer made; if the commit fails the referee is rebuilt from
+ * its log without the action, so nothing is changed and nothing is told.
+ * Each seat's last answer is kept, so a retried request (same seq, same
+ * action) gets the first answer again instead of acting twice.
+ *
+ * Watchers (the WebSocket hub) are told after every change of a game, after
+ * its lock is released, so a slow consumer never holds a game.
+ *
+ * The computer player plugs in through games_set_bot: one hook, called on
+ * the games module's own worker threads (never an HTTP thread, never under
+ * a game lock) with the computer seat's view and observations only; its
+ * action then goes through game_act like anyone's. Games where the computer
+ * is to move are queued after every change and at start-up, so a restart
+ * resumes them. */
+#ifndef PG_SERVER_GAMES_H
+#define PG_SERVER_GAMES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine/referee.h"
+#include "engine/view.h"
+#include "server/secrets.h"
+#include "store/store.h"
+
+typedef struct games games;
+typedef struct game game;
+
+typedef enum {
+    GAMES_OK = 0,
+    GAMES_NOT_FOUND,        /* no such game */
+    GAMES_UNAVAILABLE,      /* the store cannot write: nothing changed (503) */
+    GAMES_ERROR,            /* out of memory or a corrupt log (500) */
+    GAMES_STALE_SEQ,        /* seq is not the next one, nor a retry of the seat's last */
+    GAMES_NOT_YOUR_TURN,
+    GAMES_ALREADY_TRIED,
+    GAMES_OWN_STONE,
+    GAMES_GAME_OVER,
+    GAMES_BAD_VERTEX,
+    GAMES_SEAT_TAKEN,       /* no free seat / invite used */
+    GAMES_BAD_INVITE,       /* wrong invite secret */
+    GAMES_NOT_OVER,         /* rematch of a game in progress */
+    GAMES_NO_BOT            /* computer mode without a computer player */
+} games_status;
+
+typedef enum { MODE_ONLINE = 0, MODE_HOTSEAT, MODE_COMPUTER } game_mode;
+
+const char *game_mode_name(game_mode m);
+
+/* ---- the computer player's hook ---------------------------------------- */
+
+/* What the computer seat may know, all from the visibility filter: its view
+ * now and the observations it was made from (obs[i].seq == i + 1). */
+typedef struct bot_request {
+    const char *game_id;
+    const char *level;          /* "easy" | "medium" | "strong" */
+    int color;                  /* the computer's seat */
+    const view *vw;
+    const observation *obs;
+    int n_obs;
+    uint64_t seed;              /* fresh per request */
+} bot_request;
+
+typedef struct games_bot {
+    /* Chooses the next action for rq->color (an attempt at a point not tried
+     * this turn, a pass or a resignation). May take seconds; runs on a games
+     * worker thread. Returns false if it cannot choose (the game then
+     * passes for it). */
+    bool (*choose)(void *ctx, const bot_request *rq, action *out);
+    void *ctx;
+    int threads;                /* worker threads thinking at once (>= 1) */
+} games_bot;
+
+/* ---- the registry -------------------------------------------------------- */
+
+int games_open(games **out, store *st, char *err, size_t errlen);
+/* Stops the computer's workers (waiting for moves being thought), frees
+ * every game. No other call may be in flight. */
+void games_close(games *gm);
+
+/* Enables computer mode: starts the workers and queues every stored game
+ * where the computer is to move. Call once, before serving. */
+bool games_set_bot(games *gm, const games_bot *bot);
+bool games_has_bot(const games *gm);
+
+/* Games in memory, and of those the ones still in play. */
+void games_count(games *gm, long *loaded, long *in_play);
+
+/* The game `id`, replayed from the store if not in memory: a reference
+ * released with game_release. */
+games_status games_get(games *gm, const char *id, game **out);
+void game_release(game *g);
+
+typedef struct game_new {
+    game_mode mode;
+    game_settings settings;
+    int creator_color;          /* BLACK or WHITE (online, computer) */
+    const char *level;          /* computer: "easy" | "medium" | "strong" */
+} game_new;
+
+/* The secrets a new game hands out, once. */
+typedef struct game_created {
+    char id[24];
+    char token[3][SECRET_TEXT_LEN + 1];     /* [BLACK], [WHITE]: "" if not the caller's */
+    char invite[SECRET_TEXT_LEN + 1];       /* "" if none */
+} game_created;
+
+games_status games_create(games *gm, const game_new *req, game_created *out);
+
+/* ---- one game ------------------------------------------------------------ */
+
+const char *game_id(const game *g);
+game_mode game_get_mode(const game *g);
+const game_settings *game_get_settings(const game *g);
+const char *game_level(const game *g);      /* NULL unless computer mode */
+
+/* The seat (BLACK/WHITE) whose token this is, or 0. Both seats are always
+ * compared, in constant time. */
+int game_seat_of(game *g, const char *token);
+
+/* Claims the invited seat with its one-time secret: *color and token. */
+games_status game_claim(game *g, const char *invite, int *color, char token[SECRET_TEXT_LEN + 1]);
+
+/* Acts for seat `color` with request sequence number seq. GAMES_OK: *answer
+ * is {"event":..,"view":..} (malloc'd) as that seat sees it. */
+games_status game_act(game *g, int color, int seq, const action *a, char **answer, size_t *len);
+
+/* The view of viewer v as JSON (malloc'd). */
+char *game_view_json(game *g, viewer v, size_t *len);
+
+/* "<prefix>"events":[seq > since],"view":{..}}" for viewer v (malloc'd);
+ * prefix is "{" for the polling answer and "{\"type\":\"update\"," for a
+ * WebSocket frame. *seq_out: the game's seq the text is current for. */
+char *game_events_json(game *g, viewer v, int since, const char *prefix, int *seq_out, size_t *len);
+
+/* Rematch by seat `color` of a finished game: the first call creates the
+ * new game (colours swapped; *created true, out holds the caller's seats);
+ * a later call by the other seat takes its seat there (*created false). */
+games_status game_rematch(games *gm, game *g, int color, bool *created, game_created *out);
+
+/* A seat's private notes (ghost stones) as a JSON array text. */
+games_status game_get_notes(game *g, int color, char **ghosts_json);
+games_status game_put_notes(game *g, int color, const char *ghosts_json);
+
+/* ---- watchers ------------------------------------------------------------ */
+
+typedef struct games_watcher {
+    /* Called after g changed (an event, a seat claimed, a rematch offered),
+     * with no game lock held but the watcher list locked: it must only
+     * signal (set a flag, wake a thread), never call into games. */
+    void (*notify)(struct games_watcher *w);
+    struct games_watcher *next, *prev;
+} games_watcher;
+
+void game_watch(game *g, games_watcher *w);
+/* After it returns, w is never notified again. */
+void game_unwatch(game *g, games_watcher *w);
+
+#endif

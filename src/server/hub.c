@@ -1,0 +1,402 @@
+/* hub: WebSocket connections, their hello, and their writer threads. See
+ * hub.h.
+ *
+ * civetweb offers no way to close a WebSocket from another thread or to
+ * bound a write, so at connection time the hub finds the socket's file
+ * descriptor (the one accepted socket whose peer and local port are this
+ * connection's) and, when a socket must go (a failed write, no hello, the
+ * server stopping), shuts it down: civetweb's reader then sees the end,
+ * runs the close handler, and closes the descriptor itself. shutdown(2)
+ * never frees the descriptor, so it cannot hit a reused one while the
+ * connection lives. */
+#include "server/hub.h"
+
+#include <arpa/inet.h>
+#include <civetweb.h>
+#include <dirent.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+
+#include <cjson/cJSON.h>
+
+#include "server/games.h"
+#include "server/http.h"
+#include "server/metrics.h"
+
+enum { HELLO_TIMEOUT_MS = 10000, MESSAGE_MAX = 4096, WRITER_STACK = 256 * 1024 };
+#define SOCKET_PREFIX "/api/v1/games/"
+
+typedef struct hub_conn {
+    games_watcher watcher;      /* first: the notify callback finds the conn from it */
+    hub *hb;
+    struct mg_connection *conn;
+    int fd;                     /* -1 if not found */
+    game *g;                    /* referenced */
+    bool refused;               /* over the limit: closed at once */
+
+    pthread_mutex_t lock;       /* the fields below */
+    pthread_cond_t wake;
+    bool hello_done, due, closing;
+    viewer who;
+    int sent_seq;
+    bool writer_started;
+    pthread_t writer;
+    struct hub_conn *next, *prev;   /* hub list (hub lock) */
+} hub_conn;
+
+struct hub {
+    server_ctx *srv;
+    atomic_long open;
+    pthread_mutex_t lock;
+    hub_conn *conns;
+    bool stopping;
+};
+
+hub *hub_new(server_ctx *srv) {
+    hub *hb = calloc(1, sizeof *hb);
+    if (!hb) return NULL;
+    hb->srv = srv;
+    atomic_init(&hb->open, 0);
+    pthread_mutex_init(&hb->lock, NULL);
+    return hb;
+}
+
+void hub_free(hub *hb) {
+    if (!hb) return;
+    pthread_mutex_destroy(&hb->lock);
+    free(hb);
+}
+
+long hub_open_count(hub *hb) { return atomic_load(&hb->open); }
+
+/* Writes the game id of a socket path into id (24 bytes). */
+static bool socket_path_id(const char *path, char id[24]) {
+    if (strncmp(path, SOCKET_PREFIX, sizeof SOCKET_PREFIX - 1)) return false;
+    const char *p = path + sizeof SOCKET_PREFIX - 1, *slash = strchr(p, '/');
+    if (!slash || slash == p || slash - p > 20 || strcmp(slash, "/ws")) return false;
+    memcpy(id, p, (size_t)(slash - p));
+    id[slash - p] = '\0';
+    return true;
+}
+
+bool hub_is_socket_path(const char *path) {
+    char id[24];
+    return socket_path_id(path, id);
+}
+
+/* ---- the socket's descriptor -------------------------------------------- */
+
+static bool same_peer(const struct sockaddr_storage *ss, const char *addr, int port) {
+    char text[INET6_ADDRSTRLEN];
+    if (ss->ss_family == AF_INET) {
+        const struct sockaddr_in *in = (const struct sockaddr_in *)ss;
+        return ntohs(in->sin_port) == port && inet_ntop(AF_INET, &in->sin_addr, text, sizeof text) &&
+               !strcmp(text, addr);
+    }
+    if (ss->ss_family == AF_INET6) {
+        const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *)ss;
+        return ntohs(in6->sin6_port) == port && inet_ntop(AF_INET6, &in6->sin6_addr, text, sizeof text) &&
+               (!strcmp(text, addr) || (!strncmp(text, "::ffff:", 7) && !strcmp(text + 7, addr)));
+    }
+    return false;
+}
+
+static int local_port(int fd) {
+    struct sockaddr_storage ss;
+    socklen_t len = sizeof ss;
+    if (getsockname(fd, (struct sockaddr *)&ss, &len) != 0) return -1;
+    if (ss.ss_family == AF_INET) return ntohs(((struct sockaddr_in *)&ss)->sin_port);
+    if (ss.ss_family == AF_INET6) return ntohs(((struct sockaddr_in6 *)&ss)->sin6_port);
+    return -1;
+}
+
+static int find_socket_fd(const struct mg_request_info *ri) {
+    DIR *d = opendir("/proc/self/fd");
+    if (!d) return -1;
+    int found = -1;
+    for (struct dirent *e; found < 0 && (e = readdir(d)) != NULL;) {
+        char *end;
+        long fd = strtol(e->d_name, &end, 10);
+        if (*end || end == e->d_name || fd == dirfd(d)) continue;
+        struct sockaddr_storage ss;
+        socklen_t len = sizeof ss;
+        if (getpeername((int)fd, (struct sockaddr *)&ss, &len) != 0) continue;
+        if (same_peer(&ss, ri->remote_addr, ri->remote_port) && local_port((int)fd) == ri->server_port)
+            found = (int)fd;
+    }
+    closedir(d);
+    return found;
+}
+
+static void cut(hub_conn *hc) {
+    if (hc->fd >= 0) shutdown(hc->fd, SHUT_RDWR);
+}
+
+/* ---- frames ------------------------------------------------------------- */
+
+static bool send_text(hub_conn *hc, const char *text, size_t len) {
+    return mg_websocket_write(hc->conn, MG_WEBSOCKET_OPCODE_TEXT, text, len) > 0;
+}
+
+static void send_close(hub_conn *hc, int code, const char *reason) {
+    char payload[125];
+    size_t n = strlen(reason);
+    if (n > sizeof payload - 2) n = sizeof payload - 2;
+    payload[0] = (char)(code >> 8);
+    payload[1] = (char)(code & 0xff);
+    memcpy(payload + 2, reason, n);
+    mg_websocket_write(hc->conn, MG_WEBSOCKET_OPCODE_CONNECTION_CLOSE, payload, n + 2);
+}
+
+static void send_error(hub_conn *hc, const char *code, const char *message) {
+    char text[256];
+    int n = snprintf(text, sizeof text, "{\"type\":\"error\",\"error\":{\"code\":\"%s\",\"message\":\"%s\"}}",
+                     code, message);
+    send_text(hc, text, (size_t)n);
+    send_close(hc, 1008, code);
+}
+
+/* ---- the writer --------------------------------------------------------- */
+
+static void on_game_changed(games_watcher *w) {
+    hub_conn *hc = (hub_conn *)w;
+    pthread_mutex_lock(&hc->lock);
+    hc->due = true;
+    pthread_cond_signal(&hc->wake);
+    pthread_mutex_unlock(&hc->lock);
+}
+
+/* Waits until an update is due (true) or the socket is closing (false);
+ * closes a socket that sent no hello in time. */
+static bool wait_due(hub_conn *hc) {
+    struct timespec deadline;
+    clock_gettime(CLOCK_REALTIME, &deadline);
+    deadline.tv_sec += HELLO_TIMEOUT_MS / 1000;
+    bool due = false, late = false;
+    pthread_mutex_lock(&hc->lock);
+    while (!hc->closing && !hc->due && !late) {
+        if (hc->hello_done) pthread_cond_wait(&hc->wake, &hc->lock);
+        else late = pthread_cond_timedwait(&hc->wake, &hc->lock, &deadline) == ETIMEDOUT;
+    }
+    if (!hc->closing && hc->due) {
+        hc->due = false;
+        due = true;
+    }
+    late = late && !hc->hello_done && !hc->closing;
+    pthread_mutex_unlock(&hc->lock);
+    if (late) {
+        send_error(hc, "bad_request", "The first message must be a hello.");
+        cut(hc);
+    }
+    return due;
+}
+
+static void *writer_main(void *arg) {
+    hub_conn *hc = arg;
+    while (wait_due(hc)) {
+        pthread_mutex_lock(&hc->lock);
+        viewer who = hc->who;
+        int since = hc->sent_seq;
+        pthread_mutex_unlock(&hc->lock);
+        int seq;
+        size_t len;
+        char *frame = game_events_json(hc->g, who, since, "{\"type\":\"update\",", &seq, &len);
+        bool ok = frame && send_text(hc, frame, len);
+        free(frame);
+        if (!ok) {
+            cut(hc);
+            break;
+        }
+        pthread_mutex_lock(&hc->lock);
+        hc->sent_seq = seq;
+        pthread_mutex_unlock(&hc->lock);
+    }
+    return NULL;
+}
+
+/* ---- civetweb's handlers ------------------------------------------------ */
+
+static void refuse_upgrade(struct mg_connection *conn, hub *hb, int status, const char *code, const char *msg) {
+    http_request rq;
+    http_request_init(&rq, hb->srv, conn);
+    mg_disable_connection_keep_alive(conn);
+    http_send_error(&rq, status, code, msg);
+}
+
+static int on_connect(const struct mg_connection *cconn, void *cbdata) {
+    hub *hb = cbdata;
+    struct mg_connection *conn = (struct mg_connection *)cconn;   /* civetweb passes it const */
+    char id[24];
+    game *g = NULL;
+    const struct mg_request_info *ri = mg_get_request_info(conn);
+    games_status st = socket_path_id(ri->local_uri, id) ? games_get(hb->srv->gm, id, &g) : GAMES_NOT_FOUND;
+    if (st != GAMES_OK) {
+        if (st == GAMES_NOT_FOUND) refuse_upgrade(conn, hb, 404, "not_found", "No such game.");
+        else refuse_upgrade(conn, hb, 503, "unavailable", "The game cannot be loaded now.");
+        return 1;
+    }
+    hub_conn *hc = calloc(1, sizeof *hc);
+    if (!hc) {
+        game_release(g);
+        refuse_upgrade(conn, hb, 503, "unavailable", "The server is out of memory.");
+        return 1;
+    }
+    hc->hb = hb;
+    hc->conn = conn;
+    hc->g = g;
+    hc->fd = -1;
+    hc->watcher.notify = on_game_changed;
+    pthread_mutex_init(&hc->lock, NULL);
+    pthread_cond_init(&hc->wake, NULL);
+    if (atomic_fetch_add(&hb->open, 1) >= hb->srv->cfg.max_websockets) {
+        atomic_fetch_sub(&hb->open, 1);
+        hc->refused = true;
+        metrics_ws_refused();
+    }
+    mg_set_user_connection_data(conn, hc);
+    return 0;
+}
+
+static void hub_list_add(hub *hb, hub_conn *hc) {
+    pthread_mutex_lock(&hb->lock);
+    hc->next = hb->conns;
+    if (hb->conns) hb->conns->prev = hc;
+    hb->conns = hc;
+    if (hb->stopping) cut(hc);
+    pthread_mutex_unlock(&hb->lock);
+}
+
+static void hub_list_remove(hub *hb, hub_conn *hc) {
+    pthread_mutex_lock(&hb->lock);
+    if (hc->prev) hc->prev->next = hc->next;
+    else if (hb->conns == hc) hb->conns = hc->next;
+    if (hc->next) hc->next->prev = hc->prev;
+    pthread_mutex_unlock(&hb->lock);
+}
+
+static void on_ready(struct mg_connection *conn, void *cbdata) {
+    hub *hb = cbdata;
+    hub_conn *hc = mg_get_user_connection_data(conn);
+    if (!hc) return;
+    hc->fd = find_socket_fd(mg_get_request_info(conn));
+    if (hc->refused) {
+        send_close(hc, 1013, "too many connections");
+        cut(hc);
+        return;
+    }
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, WRITER_STACK);
+    hc->writer_started = pthread_create(&hc->writer, &attr, writer_main, hc) == 0;
+    pthread_attr_destroy(&attr);
+    if (!hc->writer_started) {
+        send_close(hc, 1011, "server busy");
+        cut(hc);
+        return;
+    }
+    hub_list_add(hb, hc);
+}
+
+/* {"type":"hello","token":"..."|null,"since":N}: false with an error code. */
+static bool parse_hello(hub_conn *hc, const char *data, size_t len, const char **code, const char **msg) {
+    *code = "bad_request";
+    *msg = "The first message must be {\"type\":\"hello\",\"token\":..,\"since\":N}.";
+    cJSON *o = cJSON_ParseWithLength(data, len);
+    const cJSON *type = cJSON_GetObjectItemCaseSensitive(o, "type");
+    const cJSON *token = cJSON_GetObjectItemCaseSensitive(o, "token");
+    const cJSON *since = cJSON_GetObjectItemCaseSensitive(o, "since");
+    bool ok = cJSON_IsObject(o) && cJSON_IsString(type) && !strcmp(type->valuestring, "hello") &&
+              (!token || cJSON_IsNull(token) || cJSON_IsString(token)) &&
+              (!since || (cJSON_IsNumber(since) && since->valuedouble >= 0 && since->valuedouble <= 1e9 &&
+                          since->valuedouble == (double)(int)since->valuedouble));
+    int seat = 0;
+    if (ok && cJSON_IsString(token)) {
+        seat = game_seat_of(hc->g, token->valuestring);
+        if (!seat) {
+            ok = false;
+            *code = "bad_token";
+            *msg = "This token is not a seat of this game.";
+        }
+    }
+    if (ok) {
+        pthread_mutex_lock(&hc->lock);
+        hc->who = seat ? (viewer)seat : VIEWER_SPECTATOR;
+        hc->sent_seq = since ? (int)since->valuedouble : 0;
+        hc->hello_done = true;
+        hc->due = true;
+        pthread_cond_signal(&hc->wake);
+        pthread_mutex_unlock(&hc->lock);
+    }
+    cJSON_Delete(o);
+    return ok;
+}
+
+static int on_data(struct mg_connection *conn, int bits, char *data, size_t len, void *cbdata) {
+    (void)cbdata;
+    hub_conn *hc = mg_get_user_connection_data(conn);
+    int opcode = bits & 0x0f;
+    if (!hc || hc->refused) return 0;
+    if (opcode == MG_WEBSOCKET_OPCODE_CONNECTION_CLOSE) {
+        mg_websocket_write(conn, MG_WEBSOCKET_OPCODE_CONNECTION_CLOSE, data, len < 2 ? len : 2);
+        return 0;
+    }
+    if (opcode != MG_WEBSOCKET_OPCODE_TEXT || hc->hello_done) return 1;   /* nothing else is expected */
+    const char *code, *msg;
+    if (len > MESSAGE_MAX || !parse_hello(hc, data, len, &code, &msg)) {
+        send_error(hc, len > MESSAGE_MAX ? "body_too_large" : code,
+                   len > MESSAGE_MAX ? "The message is too large." : msg);
+        return 0;
+    }
+    game_watch(hc->g, &hc->watcher);
+    return 1;
+}
+
+static void conn_free(hub_conn *hc) {
+    if (!hc->refused) atomic_fetch_sub(&hc->hb->open, 1);
+    game_release(hc->g);
+    pthread_mutex_destroy(&hc->lock);
+    pthread_cond_destroy(&hc->wake);
+    free(hc);
+}
+
+static void on_close(const struct mg_connection *conn, void *cbdata) {
+    hub *hb = cbdata;
+    hub_conn *hc = mg_get_user_connection_data(conn);
+    if (!hc) return;
+    pthread_mutex_lock(&hc->lock);
+    bool watching = hc->hello_done;
+    hc->closing = true;
+    pthread_cond_signal(&hc->wake);
+    pthread_mutex_unlock(&hc->lock);
+    if (watching) game_unwatch(hc->g, &hc->watcher);
+    if (hc->writer_started) {
+        cut(hc);                                 /* a writer blocked on a full socket returns */
+        pthread_join(hc->writer, NULL);
+        hub_list_remove(hb, hc);
+    }
+    mg_set_user_connection_data(conn, NULL);
+    conn_free(hc);
+}
+
+void hub_connection_closed(const struct mg_connection *conn) {
+    hub_conn *hc = mg_get_user_connection_data(conn);
+    if (hc) conn_free(hc);       /* no writer, no watch: the handshake never completed */
+}
+
+void hub_attach(hub *hb, struct mg_context *mg) {
+    mg_set_websocket_handler(mg, "/api/v1/games", on_connect, on_ready, on_data, on_close, hb);
+}
+
+void hub_shutdown(hub *hb) {
+    pthread_mutex_lock(&hb->lock);
+    hb->stopping = true;
+    for (hub_conn *hc = hb->conns; hc; hc = hc->next) cut(hc);
+    pthread_mutex_unlock(&hb->lock);
+}

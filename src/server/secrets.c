@@ -1,0 +1,91 @@
+/* secrets: random tokens and ids from getrandom(2), SHA-256 through
+ * OpenSSL's EVP interface, constant-time comparison. See secrets.h. */
+#include "server/secrets.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/random.h>
+
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+
+bool secrets_random_bytes(void *buf, size_t len) {
+    uint8_t *p = buf;
+    while (len > 0) {
+        ssize_t n = getrandom(p, len, 0);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            return false;
+        }
+        p += n;
+        len -= (size_t)n;
+    }
+    return true;
+}
+
+static void base64url_encode(const uint8_t *in, size_t len, char *out) {
+    static const char alphabet[] =
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    size_t o = 0;
+    uint32_t acc = 0;
+    int bits = 0;
+    for (size_t i = 0; i < len; i++) {
+        acc = (acc << 8) | in[i];
+        bits += 8;
+        while (bits >= 6) {
+            bits -= 6;
+            out[o++] = alphabet[(acc >> bits) & 63];
+        }
+    }
+    if (bits > 0) out[o++] = alphabet[(acc << (6 - bits)) & 63];
+    out[o] = '\0';
+}
+
+bool secrets_new_token(char out[SECRET_TEXT_LEN + 1]) {
+    uint8_t raw[SECRET_BYTES];
+    if (!secrets_random_bytes(raw, sizeof raw)) return false;
+    base64url_encode(raw, sizeof raw, out);
+    OPENSSL_cleanse(raw, sizeof raw);
+    return true;
+}
+
+bool secrets_new_game_id(char out[GAME_ID_LEN + 1]) {
+    static const char alphabet[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+    int n = 0;
+    while (n < GAME_ID_LEN) {
+        uint8_t raw[32];
+        if (!secrets_random_bytes(raw, sizeof raw)) return false;
+        for (size_t i = 0; i < sizeof raw && n < GAME_ID_LEN; i++)
+            if (raw[i] < 252)               /* 252 = 7 * 36: no modulo bias */
+                out[n++] = alphabet[raw[i] % 36];
+    }
+    out[n] = '\0';
+    return true;
+}
+
+bool secrets_hash(const char *text, size_t len, uint8_t out[SECRET_HASH_LEN]) {
+    unsigned int outlen = 0;
+    return EVP_Digest(text, len, out, &outlen, EVP_sha256(), NULL) == 1
+        && outlen == SECRET_HASH_LEN;
+}
+
+bool secrets_hash_equal(const uint8_t a[SECRET_HASH_LEN], const uint8_t b[SECRET_HASH_LEN]) {
+    return CRYPTO_memcmp(a, b, SECRET_HASH_LEN) == 0;
+}
+
+bool secrets_hash_is_zero(const uint8_t h[SECRET_HASH_LEN]) {
+    uint8_t acc = 0;
+    for (int i = 0; i < SECRET_HASH_LEN; i++) acc |= h[i];
+    return acc == 0;
+}
+
+bool secrets_token_well_formed(const char *s) {
+    size_t n = 0;
+    for (; s[n]; n++) {
+        char c = s[n];
+        bool ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+                  (c >= '0' && c <= '9') || c == '-' || c == '_';
+        if (!ok || n >= SECRET_TEXT_LEN) return false;
+    }
+    return n == SECRET_TEXT_LEN;
+}

@@ -1,0 +1,118 @@
+/* `phantomgo serve`: builds the server from its parts (config, store,
+ * games, hub, rate limiters, civetweb), prints where it listens, and waits
+ * for SIGTERM or SIGINT to take it down in the reverse order, so every
+ * pending write is committed and every thread joined before exit 0.
+ *
+ * The two signals are blocked before any thread starts (threads inherit
+ * the mask) and taken synchronously with sigwait, so no handler ever runs
+ * in the middle of a request. */
+#include "commands.h"
+
+#include <civetweb.h>
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "server/config.h"
+#include "server/games.h"
+#include "server/http.h"
+#include "server/hub.h"
+#include "server/server.h"
+
+/* mkdir -p of the directory that will hold path. */
+static bool make_parent_dirs(const char *path) {
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (!slash || slash == dir) return true;
+    *slash = '\0';
+    for (char *p = dir + 1; *p; p++) {
+        if (*p != '/') continue;
+        *p = '\0';
+        if (mkdir(dir, 0755) != 0 && errno != EEXIST) return false;
+        *p = '/';
+    }
+    return mkdir(dir, 0755) == 0 || errno == EEXIST;
+}
+
+/* realpath of ROOT/name, or "" (with a warning) if it does not exist: the
+ * API still works, the pages answer 404. */
+static void resolve_dir(const char *root, const char *name, char out[PATH_MAX]) {
+    char joined[PATH_MAX];
+    snprintf(joined, sizeof joined, "%s/%s", root, name);
+    if (!realpath(joined, out)) {
+        fprintf(stderr, "phantomgo: warning: %s not found; its files will answer 404\n", joined);
+        out[0] = '\0';
+    }
+}
+
+static bool open_parts(server_ctx *srv, char *err, size_t errlen) {
+    const server_config *c = &srv->cfg;
+    char schema[PATH_MAX];
+    snprintf(schema, sizeof schema, "%s/schema.sql", c->root);
+    resolve_dir(c->root, "web", srv->web_dir);
+    resolve_dir(c->root, "static", srv->static_dir);
+    if (!make_parent_dirs(c->db)) {
+        snprintf(err, errlen, "cannot create the directory of %.300s: %s", c->db, strerror(errno));
+        return false;
+    }
+    if (store_open(&srv->st, c->db, schema, err, errlen) != STORE_OK) return false;
+    if (games_open(&srv->gm, srv->st, err, errlen) != GAMES_OK) return false;
+    srv->hb = hub_new(srv);
+    srv->api_limit = ratelimit_new(c->rate_limit, 5.0 * c->rate_limit);
+    srv->create_limit = ratelimit_new(c->create_limit / 60.0, c->create_limit);
+    if (!srv->hb || !srv->api_limit || !srv->create_limit) {
+        snprintf(err, errlen, "out of memory");
+        return false;
+    }
+    return http_start(srv, err, errlen);
+}
+
+static void close_parts(server_ctx *srv) {
+    http_stop(srv);                 /* no request or socket after this */
+    games_close(srv->gm);           /* the computer's workers stop here */
+    store_close(srv->st);           /* pending commits are flushed */
+    hub_free(srv->hb);
+    ratelimit_free(srv->api_limit);
+    ratelimit_free(srv->create_limit);
+}
+
+int cmd_serve(int argc, char **argv) {
+    static server_ctx srv;
+    char err[512] = "";
+    config_status cs = config_load(&srv.cfg, argc, argv, err, sizeof err);
+    if (cs == CONFIG_HELP) {
+        config_usage(stdout);
+        return 0;
+    }
+    if (cs == CONFIG_ERROR) {
+        fprintf(stderr, "phantomgo serve: %s\n", err);
+        return 2;
+    }
+    sigset_t stop;
+    sigemptyset(&stop);
+    sigaddset(&stop, SIGINT);
+    sigaddset(&stop, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &stop, NULL);
+    signal(SIGPIPE, SIG_IGN);
+    mg_init_library(0);
+    if (!open_parts(&srv, err, sizeof err)) {
+        fprintf(stderr, "phantomgo serve: %s\n", err);
+        close_parts(&srv);
+        mg_exit_library();
+        return 1;
+    }
+    bool v6 = strchr(srv.cfg.listen, ':') != NULL;
+    printf("listening on http://%s%s%s:%d\n", v6 ? "[" : "", srv.cfg.listen, v6 ? "]" : "", srv.port);
+    fflush(stdout);
+    int sig = 0;
+    while (sigwait(&stop, &sig) != 0) continue;
+    fprintf(stderr, "phantomgo: %s received, stopping\n", sig == SIGINT ? "SIGINT" : "SIGTERM");
+    close_parts(&srv);
+    mg_exit_library();
+    return 0;
+}

@@ -1,0 +1,48 @@
+/* server: what every part of the running server shares, gathered in one
+ * context that `phantomgo serve` builds at start-up and tears down at exit:
+ * the configuration, the store, the games, the WebSocket hub, the rate
+ * limiters and the civetweb context. Handlers receive it through their
+ * request; nothing here is a global. */
+#ifndef PG_SERVER_SERVER_H
+#define PG_SERVER_SERVER_H
+
+#include <limits.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "server/config.h"
+#include "server/ratelimit.h"
+#include "store/store.h"
+
+struct mg_context;
+typedef struct games games;
+typedef struct hub hub;
+
+typedef struct server_ctx {
+    server_config cfg;
+    store *st;
+    games *gm;
+    hub *hb;
+    ratelimit *api_limit;       /* every /api/ request and WebSocket */
+    ratelimit *create_limit;    /* game creation */
+    char web_dir[PATH_MAX];     /* realpath of ROOT/web */
+    char static_dir[PATH_MAX];  /* realpath of ROOT/static */
+    struct mg_context *mg;
+    int port;                   /* the port actually bound */
+} server_ctx;
+
+/* Milliseconds on the monotonic clock (durations, rate limits). */
+static inline int64_t server_now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Milliseconds since the epoch (timestamps stored with actions). */
+static inline int64_t server_wall_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+#endif

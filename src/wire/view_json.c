@@ -1,0 +1,375 @@
+/* view_json: views, events and action requests on the wire (see
+ * view_json.h). The view is folded here from observations (view_init +
+ * view_apply) in the same pass that encodes the events, so one walk over
+ * the filter's output gives both. */
+#include "wire/view_json.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/vertex.h"
+#include "wire/event_json.h"
+#include "wire/settings_json.h"
+
+const char *view_json_color_name(int color) {
+    return color == BLACK ? "black" : color == WHITE ? "white" : NULL;
+}
+
+const char *view_json_viewer_name(int v) {
+    return v == VIEWER_SPECTATOR ? "spectator" : view_json_color_name(v);
+}
+
+static const char *event_type(int kind) {
+    switch ((event_kind)kind) {
+    case EV_MOVE:    return "move";
+    case EV_ILLEGAL: return "illegal";
+    case EV_PASS:    return "pass";
+    case EV_RESIGN:  return "resign";
+    case EV_TIMEOUT: return "timeout";
+    case EV_FORFEIT: return "forfeit";
+    }
+    return "unknown";
+}
+
+static bool add_vertex_list(cJSON *parent, const char *name, const point *pts, int n, int size) {
+    cJSON *list = cJSON_AddArrayToObject(parent, name);
+    if (!list) return false;
+    char buf[VERTEX_BUF];
+    for (int i = 0; i < n; i++) {
+        cJSON *s = cJSON_CreateString(vertex_format(pts[i], size, buf));
+        if (!s) return false;
+        cJSON_AddItemToArray(list, s);
+    }
+    return true;
+}
+
+static bool add_color_or_null(cJSON *o, const char *name, int color) {
+    const char *c = view_json_color_name(color);
+    return c ? cJSON_AddStringToObject(o, name, c) != NULL : cJSON_AddNullToObject(o, name) != NULL;
+}
+
+cJSON *view_json_event(const observation *ob, int size) {
+    cJSON *o = cJSON_CreateObject();
+    if (!o) return NULL;
+    char buf[VERTEX_BUF];
+    bool ok = cJSON_AddNumberToObject(o, "seq", ob->seq) &&
+              cJSON_AddNumberToObject(o, "turn", ob->turn) &&
+              cJSON_AddStringToObject(o, "type", event_type(ob->kind)) &&
+              add_color_or_null(o, "color", ob->color);
+    if (ok && ob->point >= 0)
+        ok = cJSON_AddStringToObject(o, "vertex", vertex_format(ob->point, size, buf)) != NULL;
+    if (ok && ob->reason != ILLEGAL_NONE)
+        ok = cJSON_AddStringToObject(o, "reason", illegal_reason_name((illegal_reason)ob->reason)) != NULL;
+    if (ok && ob->captured_known > 0)
+        ok = add_vertex_list(o, "captured", ob->captured, ob->captured_known, size);
+    if (ok && ob->captured_count > 0)
+        ok = cJSON_AddNumberToObject(o, "capture_count", ob->captured_count) != NULL;
+    if (ok && ob->atari) ok = cJSON_AddTrueToObject(o, "atari") != NULL;
+    if (!ok) {
+        cJSON_Delete(o);
+        return NULL;
+    }
+    return o;
+}
+
+cJSON *view_json_game(const view_table *t, const game_settings *s) {
+    cJSON *o = cJSON_CreateObject();
+    if (!o) return NULL;
+    bool ok = cJSON_AddStringToObject(o, "id", t->game_id) &&
+              cJSON_AddStringToObject(o, "mode", t->mode);
+    if (ok && t->level) ok = cJSON_AddStringToObject(o, "level", t->level) != NULL;
+    cJSON *settings = ok ? settings_to_json(s) : NULL;
+    if (!settings) {
+        cJSON_Delete(o);
+        return NULL;
+    }
+    cJSON_AddItemToObject(o, "settings", settings);
+    return o;
+}
+
+static bool add_seats(cJSON *o, const view_table *t) {
+    cJSON *seats = cJSON_AddObjectToObject(o, "seats");
+    if (!seats) return false;
+    for (int c = BLACK; c <= WHITE; c++) {
+        cJSON *seat = cJSON_AddObjectToObject(seats, view_json_color_name(c));
+        if (!seat || !cJSON_AddBoolToObject(seat, "taken", t->seat_taken[c]) ||
+            !cJSON_AddBoolToObject(seat, "computer", t->seat_computer[c]))
+            return false;
+    }
+    return true;
+}
+
+/* Points of the view whose stone is `color` (or, with mark_bit, whose mark
+ * has that bit), in point order. Returns how many. */
+static int collect(const view *vw, int color, int mark_bit, point *out) {
+    int n = 0, npoints = vw->settings.size * vw->settings.size;
+    for (point p = 0; p < npoints; p++)
+        if (mark_bit ? (vw->mark[p] & mark_bit) != 0 : vw->stone[p] == color) out[n++] = p;
+    return n;
+}
+
+static bool add_stones(cJSON *o, const view *vw) {
+    point pts[BOARD_MAX_POINTS];
+    cJSON *stones = cJSON_AddObjectToObject(o, "stones");
+    if (!stones) return false;
+    int size = vw->settings.size;
+    for (int c = BLACK; c <= WHITE; c++)
+        if (!add_vertex_list(stones, view_json_color_name(c), pts, collect(vw, c, 0, pts), size))
+            return false;
+    return add_vertex_list(o, "handicap", pts, collect(vw, 0, VIEW_HANDICAP, pts), size);
+}
+
+/* The viewer's rejected points of earlier turns, oldest turn first. */
+static bool add_rejected(cJSON *o, const view *vw) {
+    point pts[BOARD_MAX_POINTS];
+    int n = collect(vw, 0, VIEW_REJECTED, pts), size = vw->settings.size;
+    for (int i = 1; i < n; i++)          /* insertion sort by turn, stable */
+        for (int j = i; j > 0 && vw->rejected_turn[pts[j - 1]] > vw->rejected_turn[pts[j]]; j--) {
+            point tmp = pts[j];
+            pts[j] = pts[j - 1];
+            pts[j - 1] = tmp;
+        }
+    cJSON *list = cJSON_AddArrayToObject(o, "rejected");
+    if (!list) return false;
+    char buf[VERTEX_BUF];
+    for (int i = 0; i < n; i++) {
+        cJSON *item = cJSON_CreateObject();
+        if (!item) return false;
+        cJSON_AddItemToArray(list, item);
+        if (!cJSON_AddStringToObject(item, "vertex", vertex_format(pts[i], size, buf)) ||
+            !cJSON_AddNumberToObject(item, "turn", vw->rejected_turn[pts[i]]))
+            return false;
+    }
+    return true;
+}
+
+static bool add_pair(cJSON *o, const char *name, int black, int white) {
+    cJSON *pair = cJSON_AddObjectToObject(o, name);
+    return pair && cJSON_AddNumberToObject(pair, "black", black) &&
+           cJSON_AddNumberToObject(pair, "white", white);
+}
+
+/* Tromp-Taylor territory of a finished game's board (the view holds the
+ * whole truth then): each empty region reaching only one colour is that
+ * colour's. owner[p] gets BLACK, WHITE or EMPTY for every empty point. */
+static void territory(const view *vw, uint8_t owner[BOARD_MAX_POINTS]) {
+    int size = vw->settings.size, npoints = size * size;
+    bool torus = vw->settings.torus;
+    static const int dx[4] = { 1, -1, 0, 0 }, dy[4] = { 0, 0, 1, -1 };
+    int16_t region[BOARD_MAX_POINTS];
+    uint8_t seen[BOARD_MAX_POINTS];
+    memset(seen, 0, sizeof seen);
+    memset(owner, EMPTY, BOARD_MAX_POINTS);
+    for (point start = 0; start < npoints; start++) {
+        if (vw->stone[start] != EMPTY || seen[start]) continue;
+        int n = 0, reach = 0;
+        region[n++] = start;
+        seen[start] = 1;
+        for (int i = 0; i < n; i++) {
+            int x = region[i] % size, y = region[i] / size;
+            for (int d = 0; d < 4; d++) {
+                int nx = x + dx[d], ny = y + dy[d];
+                if (torus) { nx = (nx + size) % size; ny = (ny + size) % size; }
+                else if (nx < 0 || ny < 0 || nx >= size || ny >= size) continue;
+                point q = (point)(ny * size + nx);
+                if (vw->stone[q] != EMPTY) reach |= 1 << vw->stone[q];
+                else if (!seen[q]) { seen[q] = 1; region[n++] = q; }
+            }
+        }
+        int who = reach == (1 << BLACK) ? BLACK : reach == (1 << WHITE) ? WHITE : EMPTY;
+        for (int i = 0; i < n; i++) owner[region[i]] = (uint8_t)who;
+    }
+}
+
+static bool add_score(cJSON *res, const view *vw) {
+    const game_result *r = &vw->result;
+    cJSON *score = cJSON_AddObjectToObject(res, "score");
+    if (!score || !cJSON_AddNumberToObject(score, "black", r->score_black_x2 / 2.0) ||
+        !cJSON_AddNumberToObject(score, "white", r->score_white_x2 / 2.0))
+        return false;
+    uint8_t owner[BOARD_MAX_POINTS];
+    territory(vw, owner);
+    point black[BOARD_MAX_POINTS], white[BOARD_MAX_POINTS];
+    int nb = 0, nw = 0, npoints = vw->settings.size * vw->settings.size;
+    for (point p = 0; p < npoints; p++) {
+        if (vw->stone[p] == EMPTY && owner[p] == BLACK) black[nb++] = p;
+        if (vw->stone[p] == EMPTY && owner[p] == WHITE) white[nw++] = p;
+    }
+    point tmp[BOARD_MAX_POINTS];
+    cJSON *bd = cJSON_AddObjectToObject(res, "breakdown");
+    cJSON *b = bd ? cJSON_AddObjectToObject(bd, "black") : NULL;
+    cJSON *w = bd ? cJSON_AddObjectToObject(bd, "white") : NULL;
+    cJSON *terr = cJSON_AddObjectToObject(res, "territory");
+    return b && w && terr &&
+           cJSON_AddNumberToObject(b, "stones", collect(vw, BLACK, 0, tmp)) &&
+           cJSON_AddNumberToObject(b, "territory", nb) &&
+           cJSON_AddNumberToObject(w, "stones", collect(vw, WHITE, 0, tmp)) &&
+           cJSON_AddNumberToObject(w, "territory", nw) &&
+           cJSON_AddNumberToObject(w, "komi", vw->settings.komi_x2 / 2.0) &&
+           add_vertex_list(terr, "black", black, nb, vw->settings.size) &&
+           add_vertex_list(terr, "white", white, nw, vw->settings.size);
+}
+
+static bool add_result(cJSON *o, const view *vw) {
+    if (!vw->over) return cJSON_AddNullToObject(o, "result") != NULL;
+    cJSON *res = cJSON_AddObjectToObject(o, "result");
+    if (!res || !cJSON_AddStringToObject(res, "reason", end_reason_name(vw->result.reason)) ||
+        !add_color_or_null(res, "winner", vw->result.winner))
+        return false;
+    return !vw->result.scored || add_score(res, vw);
+}
+
+static bool add_rematch(cJSON *o, const view_table *t) {
+    if (!t->rematch_id || !t->rematch_id[0]) return cJSON_AddNullToObject(o, "rematch") != NULL;
+    cJSON *rm = cJSON_AddObjectToObject(o, "rematch");
+    return rm && cJSON_AddStringToObject(rm, "id", t->rematch_id);
+}
+
+/* Folds every observation of viewer v into vw and encodes each one into
+ * events; *last_own gets the viewer's latest legal move (or NO_POINT). */
+static bool fold_events(const referee *r, viewer v, view *vw, cJSON *events, point *last_own) {
+    observation ob;
+    int n = referee_event_count(r), size = referee_settings(r)->size;
+    *last_own = NO_POINT;
+    for (int seq = 1; seq <= n; seq++) {
+        if (!view_observe(r, v, seq, &ob)) return false;
+        view_apply(vw, &ob);
+        if (ob.kind == EV_MOVE && ob.color == (int)v && ob.point >= 0) *last_own = ob.point;
+        cJSON *e = view_json_event(&ob, size);
+        if (!e) return false;
+        cJSON_AddItemToArray(events, e);
+    }
+    return true;
+}
+
+static bool add_view_fields(cJSON *o, const view *vw, const view_table *t, point last_own) {
+    char buf[VERTEX_BUF];
+    int size = vw->settings.size;
+    bool own = last_own >= 0 && vw->stone[last_own] == vw->viewer;
+    return cJSON_AddStringToObject(o, "viewer", view_json_viewer_name(vw->viewer)) &&
+           add_seats(o, t) &&
+           cJSON_AddNumberToObject(o, "seq", vw->seq) &&
+           cJSON_AddNumberToObject(o, "turn", vw->turn) &&
+           add_color_or_null(o, "to_move", vw->to_move) &&
+           add_stones(o, vw) &&
+           (own ? cJSON_AddStringToObject(o, "last_own", vertex_format(last_own, size, buf)) != NULL
+                : cJSON_AddNullToObject(o, "last_own") != NULL) &&
+           add_vertex_list(o, "tried", vw->tried, vw->n_tried, size) &&
+           add_rejected(o, vw) &&
+           add_pair(o, "prisoners", vw->captured_by[BLACK], vw->captured_by[WHITE]) &&
+           add_pair(o, "on_board", vw->on_board[BLACK], vw->on_board[WHITE]) &&
+           cJSON_AddNumberToObject(o, "passes", vw->passes) &&
+           cJSON_AddNumberToObject(o, "attempts", vw->attempts_this_turn);
+}
+
+char *view_json_render(const referee *r, viewer v, const view_table *t, size_t *len_out) {
+    view *vw = malloc(sizeof *vw);
+    cJSON *o = cJSON_CreateObject(), *events = cJSON_CreateArray();
+    char *text = NULL;
+    point last_own;
+    if (!vw || !o || !events) goto done;
+    view_init(vw, referee_settings(r), v);
+    if (!fold_events(r, v, vw, events, &last_own)) goto done;
+    cJSON *game = view_json_game(t, &vw->settings);
+    if (!game) goto done;
+    cJSON_AddItemToObject(o, "game", game);
+    if (!add_view_fields(o, vw, t, last_own)) goto done;
+    cJSON_AddItemToObject(o, "events", events);
+    events = NULL;
+    if (!cJSON_AddBoolToObject(o, "over", vw->over) || !add_result(o, vw) || !add_rematch(o, t)) goto done;
+    text = cJSON_PrintUnformatted(o);
+    if (text && len_out) *len_out = strlen(text);
+done:
+    cJSON_Delete(events);
+    cJSON_Delete(o);
+    free(vw);
+    return text;
+}
+
+cJSON *view_json_events_since(const referee *r, viewer v, int since) {
+    cJSON *events = cJSON_CreateArray();
+    if (!events) return NULL;
+    observation ob;
+    int n = referee_event_count(r), size = referee_settings(r)->size;
+    for (int seq = since < 0 ? 1 : since + 1; seq <= n; seq++) {
+        cJSON *e = view_observe(r, v, seq, &ob) ? view_json_event(&ob, size) : NULL;
+        if (!e) {
+            cJSON_Delete(events);
+            return NULL;
+        }
+        cJSON_AddItemToArray(events, e);
+    }
+    return events;
+}
+
+static bool whole_number(const cJSON *v, double lo, double hi, int *out) {
+    if (!cJSON_IsNumber(v)) return false;
+    double d = v->valuedouble;
+    if (!(d >= lo && d <= hi) || d != floor(d)) return false;
+    *out = (int)d;
+    return true;
+}
+
+/* The fields of the body: each known once, none unknown. */
+static action_json_status check_fields(const cJSON *body, const cJSON **seq, const cJSON **kind,
+                                       const cJSON **vertex, char *err, size_t errlen) {
+    *seq = *kind = *vertex = NULL;
+    for (const cJSON *f = body->child; f; f = f->next) {
+        const cJSON **slot = !strcmp(f->string, "seq") ? seq : !strcmp(f->string, "action") ? kind
+                           : !strcmp(f->string, "vertex") ? vertex : NULL;
+        if (!slot) {
+            snprintf(err, errlen, "unknown field '%.40s'", f->string);
+            return ACTION_JSON_BAD_REQUEST;
+        }
+        if (*slot) {
+            snprintf(err, errlen, "field '%s' appears twice", f->string);
+            return ACTION_JSON_BAD_REQUEST;
+        }
+        *slot = f;
+    }
+    return ACTION_JSON_OK;
+}
+
+action_json_status view_json_parse_action(const cJSON *body, int size, int color, action *out,
+                                          int *seq_out, char *err, size_t errlen) {
+    const cJSON *seq, *kind, *vertex;
+    if (!cJSON_IsObject(body)) {
+        snprintf(err, errlen, "the body must be a JSON object");
+        return ACTION_JSON_BAD_REQUEST;
+    }
+    action_json_status st = check_fields(body, &seq, &kind, &vertex, err, errlen);
+    if (st != ACTION_JSON_OK) return st;
+    if (!seq || !whole_number(seq, 1, 1e9, seq_out)) {
+        snprintf(err, errlen, "'seq' must be a whole number from 1 (the view's seq + 1)");
+        return ACTION_JSON_BAD_REQUEST;
+    }
+    const char *k = cJSON_IsString(kind) ? kind->valuestring : "";
+    memset(out, 0, sizeof *out);
+    out->color = color;
+    out->point = NO_POINT;
+    if (!strcmp(k, "attempt")) out->kind = ACT_ATTEMPT;
+    else if (!strcmp(k, "pass")) out->kind = ACT_PASS;
+    else if (!strcmp(k, "resign")) out->kind = ACT_RESIGN;
+    else {
+        snprintf(err, errlen, "'action' must be \"attempt\", \"pass\" or \"resign\"");
+        return ACTION_JSON_BAD_REQUEST;
+    }
+    if (out->kind != ACT_ATTEMPT) {
+        if (!vertex) return ACTION_JSON_OK;
+        snprintf(err, errlen, "'vertex' is only for \"attempt\"");
+        return ACTION_JSON_BAD_REQUEST;
+    }
+    if (!cJSON_IsString(vertex)) {
+        snprintf(err, errlen, "'vertex' must be a string such as \"D4\"");
+        return ACTION_JSON_BAD_REQUEST;
+    }
+    point p;
+    if (!vertex_parse(vertex->valuestring, size, &p) || p == PASS_POINT) {
+        snprintf(err, errlen, "'vertex' is not a point of this board");
+        return ACTION_JSON_BAD_VERTEX;
+    }
+    out->point = p;
+    return ACTION_JSON_OK;
+}

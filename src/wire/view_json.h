@@ -1,0 +1,63 @@
+/* view_json: what the HTTP API says about a game, as docs/API.md spells
+ * it: a viewer's view and events as JSON, and an action request as an
+ * engine action.
+ *
+ * Everything about the game comes from the visibility filter: the
+ * functions here take the referee only to call view_observe (one
+ * observation per event, for one viewer) and referee_settings (public), and
+ * build the view by folding those observations, so a viewer's JSON cannot
+ * hold more than the filter told that viewer. The few facts that are not
+ * the referee's (game id, mode, who holds a seat, a rematch) come in a
+ * view_table and are public. */
+#ifndef PG_WIRE_VIEW_JSON_H
+#define PG_WIRE_VIEW_JSON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <cjson/cJSON.h>
+
+#include "engine/referee.h"
+#include "engine/view.h"
+
+/* The public facts of a game table around the referee. */
+typedef struct view_table {
+    const char *game_id;
+    const char *mode;            /* "online" | "hotseat" | "computer" */
+    const char *level;           /* computer level, or NULL */
+    bool seat_taken[3];          /* indexed by BLACK, WHITE */
+    bool seat_computer[3];
+    const char *rematch_id;      /* NULL or "" when none */
+} view_table;
+
+/* "black", "white", "spectator" (viewer) / NULL. */
+const char *view_json_viewer_name(int v);
+const char *view_json_color_name(int color);
+
+/* {"id":..,"mode":..,"settings":{..}} (+ "level" for computer games). */
+cJSON *view_json_game(const view_table *t, const game_settings *s);
+
+/* One event object as the observation allows (docs/API.md, Events). */
+cJSON *view_json_event(const observation *ob, int size);
+
+/* The whole view of viewer v as compact JSON text; malloc'd, *len_out set.
+ * NULL only when out of memory. */
+char *view_json_render(const referee *r, viewer v, const view_table *t, size_t *len_out);
+
+/* The events of viewer v with seq > since, as a JSON array (cJSON owned
+ * by the caller). NULL only when out of memory. */
+cJSON *view_json_events_since(const referee *r, viewer v, int since);
+
+/* An action request {"seq":N,"action":"attempt","vertex":"D4"} (or
+ * "pass", "resign") for a board of `size`, acted by `color`. */
+typedef enum {
+    ACTION_JSON_OK = 0,
+    ACTION_JSON_BAD_REQUEST,     /* missing/unknown field, wrong type or value: err names it */
+    ACTION_JSON_BAD_VERTEX       /* the vertex is not on this board */
+} action_json_status;
+
+action_json_status view_json_parse_action(const cJSON *body, int size, int color,
+                                          action *out, int *seq_out,
+                                          char *err, size_t errlen);
+
+#endif
