@@ -61,6 +61,8 @@ bool board_init(board *b, int size, bool torus) {
     for (int p = 0; p < b->npoints; p++) {
         b->empty[p] = (point)p;
         b->empty_pos[p] = (int16_t)p;
+        for (int i = 0; i < 4; i++)
+            b->nbc[p] += b->geo->neighbour[p][i] == BOARD_OFF_POINT ? 1u << (8 * BOARD_OFF) : 1u;
     }
     b->n_empty = b->npoints;
     return true;
@@ -76,7 +78,17 @@ void board_copy(board *dst, const board *src) {
     memcpy(dst->grp, src->grp, n * sizeof src->grp[0]);
     memcpy(dst->empty, src->empty, (size_t)src->n_empty * sizeof src->empty[0]);
     memcpy(dst->empty_pos, src->empty_pos, n * sizeof src->empty_pos[0]);
+    memcpy(dst->nbc, src->nbc, n * sizeof src->nbc[0]);
 }
+
+/* --- neighbour colour counts ----------------------------------------------- */
+
+/* What a neighbour's count word changes by when p turns from empty to c
+ * (added) or from c back to empty (subtracted). Writes to the sentinel's
+ * word are harmless: it is never read. */
+static inline uint32_t nbc_delta(int c) { return (1u << (8 * c)) - 1u; }
+
+static inline int nbc_count(const board *b, point p, int c) { return (b->nbc[p] >> (8 * c)) & 0xff; }
 
 /* --- group bookkeeping ------------------------------------------------ */
 
@@ -137,8 +149,10 @@ static int group_capture(board *b, point g, int capturer, point *out) {
         b->hash ^= zobrist[s][victim];
         empty_add(b, s);
         const point *nb = b->geo->neighbour[s];
-        for (int i = 0; i < 4; i++)
+        for (int i = 0; i < 4; i++) {
+            b->nbc[nb[i]] -= nbc_delta(victim);
             if (b->color[nb[i]] == capturer) lib_add(&b->grp[b->group[nb[i]]], s);
+        }
         if (out) out[n] = s;
         n++;
         s = next;
@@ -152,10 +166,10 @@ static int group_capture(board *b, point g, int capturer, point *out) {
 move_result board_check(const board *b, int color, point p) {
     if (b->color[p] != EMPTY) return MOVE_OCCUPIED;
     if (p == b->ko && color == b->ko_color) return MOVE_KO;
+    if (nbc_count(b, p, EMPTY)) return MOVE_OK;
     const point *nb = b->geo->neighbour[p];
     for (int i = 0; i < 4; i++) {
         int c = b->color[nb[i]];
-        if (c == EMPTY) return MOVE_OK;
         if (c == BOARD_OFF) continue;
         bool atari = group_in_atari(&b->grp[b->group[nb[i]]]);
         if (c == color ? !atari : atari) return MOVE_OK;   /* a spare liberty, or a capture */
@@ -176,8 +190,10 @@ int board_play(board *b, int color, point p, point *captured_out) {
     b->grp[p] = (board_group){ 0, 1, 0, 0 };
 
     const point *nb = b->geo->neighbour[p];
+    uint32_t delta = nbc_delta(color);
     for (int i = 0; i < 4; i++) {
         int c = b->color[nb[i]];
+        b->nbc[nb[i]] += delta;
         if (c == EMPTY) lib_add(&b->grp[p], nb[i]);
         else if (c != BOARD_OFF) lib_remove(&b->grp[b->group[nb[i]]], p);
     }
@@ -246,11 +262,7 @@ uint64_t board_hash_after(const board *b, int color, point p) {
 }
 
 bool board_is_eye(const board *b, int color, point p) {
-    const point *nb = b->geo->neighbour[p];
-    for (int i = 0; i < 4; i++) {
-        int c = b->color[nb[i]];
-        if (c != color && c != BOARD_OFF) return false;
-    }
+    if (nbc_count(b, p, color) + nbc_count(b, p, BOARD_OFF) != 4) return false;
     int other = color_other(color), bad = 0, edge = 0;
     const point *dg = b->geo->diagonal[p];
     for (int i = 0; i < 4; i++) {

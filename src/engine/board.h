@@ -14,7 +14,10 @@
  *    sum and sum of squares of its pseudo-liberties: the group is in atari
  *    exactly when libs * sum_sq == sum^2 (all pseudo-liberties are the same
  *    point), so atari, capture and suicide tests are O(1);
- *  - the list of empty points, so a playout draws a random move in O(1).
+ *  - the list of empty points, so a playout draws a random move in O(1);
+ *  - per point, how many of its neighbours are empty, black, white or off
+ *    the board (one byte each in a 32-bit word), so "has a liberty next to
+ *    it" and "is surrounded by one colour" are a load and a mask.
  * A Zobrist hash of the position is kept for positional superko.
  *
  * The board knows only the simple ko rule (no immediate recapture of a
@@ -75,6 +78,8 @@ typedef struct board {
     board_group grp[BOARD_MAX_POINTS];      /* valid at root points only */
     point empty[BOARD_MAX_POINTS];          /* the empty points, in no order */
     int16_t empty_pos[BOARD_MAX_POINTS];    /* index of an empty point in empty[] */
+    uint32_t nbc[BOARD_MAX_POINTS + 1];     /* neighbour colour counts: byte c counts
+                                               neighbours of colour c (+1: sentinel) */
 } board;
 
 /* Sets up an empty board. Returns false (board untouched) if size is not in

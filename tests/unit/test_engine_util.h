@@ -21,7 +21,7 @@ static inline point vtx(int size, const char *v) {
 }
 
 /* Recomputes groups, liberties, the empty list, stone counts and the hash
- * from the colours alone and compares them with the incremental fields.
+ * and the neighbour colour counts from the colours alone and compares them with the incremental fields.
  * Returns true when they agree. */
 static inline bool board_consistent(const board *b) {
     int n = b->npoints, counts[3] = { 0, 0, 0 };
@@ -32,6 +32,9 @@ static inline bool board_consistent(const board *b) {
         in_empty[p] = true;
     }
     for (point p = 0; p < n; p++) {
+        uint32_t nbc = 0;
+        for (int i = 0; i < 4; i++) nbc += 1u << (8 * b->color[b->geo->neighbour[p][i]]);
+        if (nbc != b->nbc[p]) return false;
         counts[b->color[p]]++;
         if (b->color[p] == EMPTY) { if (!in_empty[p]) return false; continue; }
         point root = b->group[p];

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# `make bench`: every benchmark of the project, one section after another,
+# each printing its own table. The machine is noted once at the top, since
+# figures mean little without it. Sections are independent: to add one,
+# append a block "section NAME; commands" at the end, keeping the others.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+BIN=${PHANTOMGO_BIN:-build/phantomgo}
+SECONDS_EACH=${BENCH_SECONDS:-2}
+
+section() { printf '\n== %s\n' "$1"; }
+
+make --no-print-directory -s all >/dev/null
+
+cpu_model=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')
+echo "machine: $(nproc) cores, ${cpu_model:-unknown CPU}, $(uname -sr)"
+echo "load average when starting: $(cut -d' ' -f1-3 /proc/loadavg)"
+
+# ---------------------------------------------------------------------------
+section "engine: light playouts, referee games and views (issue 2)"
+# One thread; rates are per second of the thread's own CPU time. The 9x9
+# playout target is 80,000 per second.
+"$BIN" bench --seconds "$SECONDS_EACH"

@@ -1,0 +1,192 @@
+/* `phantomgo bench`: the engine benchmark, one table on stdout.
+ *
+ * Measures, on one thread (so one core), for a fixed wall time each:
+ *  - uniform random light playouts from the empty board (the bot's inner
+ *    loop), on 9x9 (target: 80,000 per second) and on 19x19;
+ *  - random full Phantom Go games through the referee: blind random players
+ *    try points that are neither their own stones nor their own eyes nor
+ *    already tried this turn, get illegal answers, retry, pass when nothing
+ *    is left; reported as games and attempts per second;
+ *  - the same games with every event observed by black, white and a
+ *    spectator and folded into their views, as the server does.
+ * The machine is shared and noisy, so time is the benchmark thread's own
+ * CPU time (CLOCK_THREAD_CPUTIME_ID: what one core delivers, not what other
+ * processes left of it); each rate is printed with its ratio to the target
+ * where there is one, and bench/run.sh notes the machine. */
+#include "commands.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "engine/playout.h"
+#include "engine/referee.h"
+#include "engine/rng.h"
+#include "engine/view.h"
+
+#define PLAYOUT_TARGET_9X9 80000.0
+
+static double cpu_seconds(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+typedef struct bench_row {
+    const char *what, *board, *unit;
+    long count;
+    double seconds, target;
+} bench_row;
+
+static void print_header(void) {
+    printf("%-44s %-6s %10s %8s %12s %-9s %8s %6s\n",
+           "benchmark (one thread)", "board", "count", "cpu s", "rate", "unit", "target", "ratio");
+}
+
+static void print_row(const bench_row *r) {
+    double rate = r->count / r->seconds;
+    printf("%-44s %-6s %10ld %8.2f %12.0f %-9s", r->what, r->board, r->count, r->seconds, rate, r->unit);
+    if (r->target > 0)
+        printf(" %8.0f %5.2fx %s\n", r->target, rate / r->target, rate >= r->target ? "ok" : "BELOW");
+    else
+        printf(" %8s %6s\n", "-", "-");
+    fflush(stdout);
+}
+
+static bench_row bench_playouts(int size, double seconds, uint64_t seed) {
+    board empty, b;
+    board_init(&empty, size, false);
+    rng r;
+    rng_seed(&r, seed);
+    long n = 0;
+    double start = cpu_seconds(), elapsed = 0;
+    while (elapsed < seconds) {
+        for (int i = 0; i < 256; i++, n++) {
+            board_copy(&b, &empty);
+            playout_random(&b, BLACK, 15, &r, NULL);
+        }
+        elapsed = cpu_seconds() - start;
+    }
+    bench_row row = { "light random playouts from the empty board", size == 9 ? "9x9" : "19x19",
+                      "playouts/s", n, elapsed, size == 9 ? PLAYOUT_TARGET_9X9 : 0 };
+    return row;
+}
+
+/* A point that colour c, seeing only its own stones, takes for its own eye. */
+static bool looks_like_own_eye(const board *b, int c, point p) {
+    for (int i = 0; i < 4; i++) {
+        int n = b->color[b->geo->neighbour[p][i]];
+        if (n != c && n != BOARD_OFF) return false;
+    }
+    return true;
+}
+
+typedef struct game_stats { long games, attempts, events; } game_stats;
+
+typedef struct viewers { view v[3]; } viewers;
+
+static void observe_all(const referee *r, int seq, viewers *vs) {
+    static const viewer who[3] = { VIEWER_BLACK, VIEWER_WHITE, VIEWER_SPECTATOR };
+    observation ob;
+    for (int i = 0; i < 3; i++)
+        if (view_observe(r, who[i], seq, &ob)) view_apply(&vs->v[i], &ob);
+}
+
+/* Plays one game of blind random players; vs (may be NULL) gets every
+ * event observed and folded. */
+static void random_phantom_game(const game_settings *s, rng *g, game_stats *st, viewers *vs) {
+    referee *r = referee_new(s);
+    if (!r) abort();
+    if (vs) {
+        view_init(&vs->v[0], s, VIEWER_BLACK);
+        view_init(&vs->v[1], s, VIEWER_WHITE);
+        view_init(&vs->v[2], s, VIEWER_SPECTATOR);
+    }
+    const board *b = referee_truth_board(r);
+    point cand[BOARD_MAX_POINTS];
+    int turn_cap = 4 * b->npoints;
+    while (!referee_result(r).over) {
+        int c = referee_to_move(r), n = 0;
+        if (referee_turn(r) < turn_cap)
+            for (point p = 0; p < b->npoints; p++)
+                if (board_at(b, p) != c && !looks_like_own_eye(b, c, p)) cand[n++] = p;
+        bool moved = false;
+        while (!moved && n > 0) {
+            int i = (int)rng_below(g, (uint32_t)n);
+            action a = { ACT_ATTEMPT, c, cand[i] };
+            const ref_event *ev;
+            if (referee_apply(r, a, &ev) != REFUSE_NONE) abort();
+            st->attempts++;
+            st->events++;
+            if (vs) observe_all(r, ev->seq, vs);
+            moved = ev->kind == EV_MOVE;
+            cand[i] = cand[--n];
+        }
+        if (!moved) {
+            action pass = { ACT_PASS, c, NO_POINT };
+            const ref_event *ev;
+            if (referee_apply(r, pass, &ev) != REFUSE_NONE) abort();
+            st->events++;
+            if (vs) observe_all(r, ev->seq, vs);
+        }
+    }
+    st->games++;
+    referee_free(r);
+}
+
+static void bench_games(double seconds, bool with_views, bench_row rows[2]) {
+    game_settings s = settings_default();
+    game_stats st = { 0, 0, 0 };
+    rng g;
+    rng_seed(&g, 2);
+    viewers *vs = with_views ? malloc(sizeof *vs) : NULL;
+    if (with_views && !vs) abort();
+    double start = cpu_seconds(), elapsed = 0;
+    while (elapsed < seconds) {
+        random_phantom_game(&s, &g, &st, vs);
+        elapsed = cpu_seconds() - start;
+    }
+    free(vs);
+    rows[0] = (bench_row){ with_views ? "random Phantom games, 3 viewers folded" : "random Phantom games through the referee",
+                           "9x9", "games/s", st.games, elapsed, 0 };
+    rows[1] = (bench_row){ with_views ? "  events observed by 3 viewers, in them" : "  attempts (legal or not) in them",
+                           "9x9", with_views ? "events/s" : "tries/s", with_views ? st.events : st.attempts, elapsed, 0 };
+}
+
+static const char usage_text[] =
+    "usage: phantomgo bench [--seconds S]\n"
+    "  runs the engine benchmarks for S seconds each (default 2) and prints a table\n";
+
+int cmd_bench(int argc, char **argv) {
+    double seconds = 2.0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--seconds") && i + 1 < argc) {
+            char *end;
+            seconds = strtod(argv[++i], &end);
+            if (*end || !(seconds > 0 && seconds <= 600)) {
+                fprintf(stderr, "phantomgo bench: --seconds must be a number in (0, 600]\n");
+                return 2;
+            }
+        } else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            fputs(usage_text, stdout);
+            return 0;
+        } else {
+            fprintf(stderr, "phantomgo bench: unexpected argument '%s'\n%s", argv[i], usage_text);
+            return 2;
+        }
+    }
+    print_header();
+    bench_row row = bench_playouts(9, seconds, 1);
+    print_row(&row);
+    row = bench_playouts(19, seconds, 1);
+    print_row(&row);
+    bench_row rows[2];
+    bench_games(seconds, false, rows);
+    print_row(&rows[0]);
+    print_row(&rows[1]);
+    bench_games(seconds, true, rows);
+    print_row(&rows[0]);
+    print_row(&rows[1]);
+    return 0;
+}
