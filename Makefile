@@ -95,7 +95,7 @@ fuzzers:
 	$(MAKE) O=build/fuzz/lib CC=$(FUZZ_CC) OPT=-O1 SANITIZE=fuzzer-no-link,address,undefined build/fuzz/lib/libphantomgo.a
 	$(MAKE) $(FUZZ_BINS)
 
-build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_util.h build/fuzz/lib/libphantomgo.a
+build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(wildcard tests/fuzz/*.h) build/fuzz/lib/libphantomgo.a
 	$(FUZZ_CC) $(filter-out -MMD -MP,$(CFLAGS_BASE)) -O1 -fsanitize=fuzzer,address,undefined \
 	    -fno-sanitize-recover=all -o $@ $< build/fuzz/lib/libphantomgo.a $(LDLIBS)
 
