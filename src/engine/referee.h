@@ -14,7 +14,8 @@
  * timeout or a forfeit end it at once. In capture Go the first move that
  * brings its player's captures to the target ends it.
  *
- * THIS IS THE TRUTH. Only the visibility filter (view.c), the server's game
+ * The settings, actions, event kinds and results are the public words of
+ * rules.h, included here. THIS IS THE TRUTH. Only the visibility filter (view.c), the server's game
  * module and the command-line tools may include this header; the bot and
  * anything that talks to a client use view.h. Pure C, no I/O. */
 #ifndef PG_ENGINE_REFEREE_H
@@ -24,42 +25,7 @@
 #include <stdint.h>
 
 #include "engine/board.h"
-
-typedef enum { KO_SIMPLE = 0, KO_SUPERKO } ko_rule;
-/* Which announcements the referee makes (see view.h for who hears what). */
-typedef enum { RULES_OLYMPIAD = 0, RULES_COMMON, RULES_HAMBURG } referee_rules;
-
-typedef struct game_settings {
-    int size;            /* 5..25 */
-    int komi_x2;         /* komi in half points: 7.5 is 15; to White */
-    int handicap;        /* 0, or 2..handicap_max(size) fixed stones */
-    ko_rule ko;
-    referee_rules rules;
-    int capture_target;  /* 0: ordinary Go; N: first to capture N stones wins */
-    bool torus;          /* both edges wrap */
-} game_settings;
-
-/* 9x9, komi 7.5, no handicap, simple ko, olympiad rules, plane, no capture Go. */
-game_settings settings_default(void);
-/* The default komi for a handicap: 7.5 without (15), 0.5 with (1). */
-int settings_default_komi_x2(int handicap);
-/* NULL if s describes a playable game, else a short static message
- * ("size must be 5 to 25", ...), fit to show a user. */
-const char *settings_validate(const game_settings *s);
-
-typedef enum {
-    ACT_ATTEMPT = 0,  /* try to play at point */
-    ACT_PASS,
-    ACT_RESIGN,       /* either player, at any time: that player loses */
-    ACT_TIMEOUT,      /* the player to move ran out of time and loses */
-    ACT_FORFEIT       /* the player abandoned (the opponent claimed): loses */
-} action_kind;
-
-typedef struct action {
-    action_kind kind;
-    int color;        /* who acts: BLACK or WHITE (the loser for the last three) */
-    point point;      /* ACT_ATTEMPT only; ignored otherwise */
-} action;
+#include "engine/rules.h"
 
 typedef enum {
     REFUSE_NONE = 0,       /* accepted: one event was produced */
@@ -69,10 +35,6 @@ typedef enum {
     REFUSE_BAD_VERTEX,     /* not a point of this board (pass is an action) */
     REFUSE_GAME_OVER
 } refusal;
-
-typedef enum { EV_MOVE = 0, EV_ILLEGAL, EV_PASS, EV_RESIGN, EV_TIMEOUT, EV_FORFEIT } event_kind;
-typedef enum { ILLEGAL_NONE = 0, ILLEGAL_OCCUPIED, ILLEGAL_SUICIDE, ILLEGAL_KO } illegal_reason;
-typedef enum { END_NONE = 0, END_PASSES, END_CAPTURE, END_RESIGN, END_TIMEOUT, END_FORFEIT } end_reason;
 
 /* One accepted action as the referee saw it: the whole truth. */
 typedef struct ref_event {
@@ -88,15 +50,6 @@ typedef struct ref_event {
     int captured_count;      /* EV_MOVE: stones captured */
     int captured_at;         /* private: index of the list in the pool */
 } ref_event;
-
-typedef struct game_result {
-    bool over;
-    bool scored;             /* END_PASSES: the scores below are meaningful */
-    end_reason reason;
-    int winner;              /* BLACK, WHITE, or EMPTY for a jigo */
-    int score_black_x2;      /* area * 2 */
-    int score_white_x2;      /* area * 2 + komi_x2 */
-} game_result;
 
 typedef struct referee referee;
 

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "engine/handicap.h"
+#include "engine/referee.h"
 
 static void settings_copy(game_settings *dst, const game_settings *s) {
     dst->size = s->size;

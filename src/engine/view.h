@@ -40,7 +40,12 @@
 #include <stdint.h>
 
 #include "engine/board.h"
-#include "engine/referee.h"
+#include "engine/rules.h"
+
+/* The referee stays opaque here: view.h gives the bot and the encoders the
+ * words of the game (rules.h) and the filter, never the referee's own
+ * functions. */
+typedef struct referee referee;
 
 typedef enum { VIEWER_BLACK = BLACK, VIEWER_WHITE = WHITE, VIEWER_SPECTATOR = 3 } viewer;
 
