@@ -65,7 +65,10 @@ void referee_free(referee *r);
 refusal referee_apply(referee *r, action a, const ref_event **event_out);
 
 const game_settings *referee_settings(const referee *r);
-/* Events seq = 1..referee_event_count(r); NULL for any other seq. */
+/* Pointers returned by the readers below point into the referee's growing
+ * arrays: they stay valid until the next referee_apply or referee_free.
+ *
+ * Events seq = 1..referee_event_count(r); NULL for any other seq. */
 int referee_event_count(const referee *r);
 const ref_event *referee_event(const referee *r, int seq);
 /* The action that produced event seq (the stored log), or NULL. */
