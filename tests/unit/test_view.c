@@ -219,6 +219,22 @@ TEST(view_identical_when_differences_are_hidden) {
     }
 }
 
+TEST(view_identical_when_capturing_stone_differs) {
+    /* White A1 is captured in both games, by A2 in one and by B1 in the
+     * other: the captured point is public, the capturing stone is not. */
+    const char *ma[] = { "B1", "A1", "A2" };
+    const char *mb[] = { "A2", "A1", "B1" };
+    for (int rules = RULES_OLYMPIAD; rules <= RULES_HAMBURG; rules++) {
+        referee *a = game(5, (referee_rules)rules, ma, 3), *b = game(5, (referee_rules)rules, mb, 3);
+        CHECK_EQ_INT(referee_event(a, 3)->captured_count, 1);
+        CHECK_EQ_INT(referee_event(b, 3)->captured_count, 1);
+        check_same_for(a, b, VIEWER_WHITE, true);
+        check_same_for(a, b, VIEWER_SPECTATOR, true);
+        referee_free(a);
+        referee_free(b);
+    }
+}
+
 TEST(view_hamburg_hides_which_stones_were_captured) {
     /* Black captures A1 in one game and E1 in the other: one stone each. */
     const char *ma[] = { "B1", "A1", "D1", "E1", "A2" };
