@@ -74,6 +74,7 @@ node_suite cli tests/cli
 node_suite server tests/server
 node_suite bot tests/bot
 node_suite e2e tests/e2e
+node_suite hardening tests/hardening
 if [ -x tests/fuzz/smoke.sh ]; then run_suite fuzz-smoke tests/fuzz/smoke.sh; fi
 if [ -x docker/check.sh ]; then run_suite docker docker/check.sh; fi
 
