@@ -17,7 +17,7 @@
  * on some boards. Children start with a small prior (the edge is worse),
  * and ties are broken by a tiny seeded noise so that no point order wins.
  * At the root we choose the most simulated move, or pass when passing
- * scores at least as well as it.
+ * scores at least as well as every move (by their own means).
  *
  * Nodes live in one pool allocated per decision; when it is full the tree
  * stops growing and the simulations go on below the leaves. */
@@ -32,7 +32,7 @@
 #define POOL_MAX    (1 << 20)   /* nodes: 28 MiB at most per decision */
 #define EXPAND_AT   8           /* visits before a node gets children */
 #define RAVE_EQUIV  2000.0
-#define EXPLORE     0.2
+#define EXPLORE     0.05
 #define PRIOR_N     4.0
 #define MAX_DEPTH   64
 
@@ -191,16 +191,19 @@ static void simulate(tree_work *tw, const bot_memory *m, rng *r) {
 static point root_choice(const tree_work *tw) {
     const node *root = &tw->pool[0];
     const node *best = NULL, *pass = NULL;
+    double best_mean = -1;
     for (int32_t i = root->first_child; i < root->first_child + root->n_children; i++) {
         const node *c = &tw->pool[i];
-        if (c->move == PASS_POINT)
+        if (c->move == PASS_POINT) {
             pass = c;
-        else if (c->n > 0 && (!best || c->n > best->n))
+            continue;
+        }
+        if (c->n > 0 && (!best || c->n > best->n))
             best = c;
+        if (c->n > 0 && c->w / c->n > best_mean)
+            best_mean = c->w / c->n;
     }
-    if (!best)
-        return PASS_POINT;
-    if (pass && pass->n > 0 && pass->w / pass->n >= best->w / best->n)
+    if (!best || (pass && pass->n > 0 && pass->w / pass->n >= best_mean))
         return PASS_POINT;
     return best->move;
 }

@@ -19,6 +19,7 @@
 
 #include "server/config.h"
 #include "server/games.h"
+#include "server/games_computer.h"
 #include "server/http.h"
 #include "server/hub.h"
 #include "server/server.h"
@@ -62,6 +63,10 @@ static bool open_parts(server_ctx *srv, char *err, size_t errlen) {
     }
     if (store_open(&srv->st, c->db, schema, err, errlen) != STORE_OK) return false;
     if (games_open(&srv->gm, srv->st, err, errlen) != GAMES_OK) return false;
+    if (!games_enable_computer(srv->gm)) {
+        snprintf(err, errlen, "cannot start the computer player's threads");
+        return false;
+    }
     srv->hb = hub_new(srv);
     srv->api_limit = ratelimit_new(c->rate_limit, 5.0 * c->rate_limit);
     srv->create_limit = ratelimit_new(c->create_limit / 60.0, c->create_limit);
