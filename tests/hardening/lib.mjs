@@ -66,9 +66,10 @@ export async function startServer({ db, args = [], env = {}, timeoutMs = 20000 }
 }
 
 // One HTTP request on a fresh connection (no keep-alive, so every request is
-// also a connection, as a fresh client would make it). Resolves
+// also a connection, as a fresh client would make it), from the loopback
+// address `from` if given (127.0.0.2... act as other clients). Resolves
 // {status, headers, text, json}; `json` is undefined when the body is not JSON.
-export function request(base, method, urlPath, { body, token, headers = {}, raw } = {}) {
+export function request(base, method, urlPath, { body, token, headers = {}, raw, from } = {}) {
   const u = new URL(urlPath, base);
   const payload = raw ?? (body === undefined ? undefined : JSON.stringify(body));
   const h = { Connection: 'close', ...headers };
@@ -79,7 +80,7 @@ export function request(base, method, urlPath, { body, token, headers = {}, raw 
   if (token) h.Authorization = `Bearer ${token}`;
   return new Promise((resolve, reject) => {
     const req = http.request({ host: u.hostname, port: u.port, method, path: u.pathname + u.search,
-                               headers: h, agent: false }, (res) => {
+                               headers: h, agent: false, localAddress: from }, (res) => {
       const chunks = [];
       res.on('data', (c) => chunks.push(c));
       res.on('end', () => {
@@ -126,9 +127,9 @@ export async function newGame(base, { mode = 'hotseat', settings = { size: 9 }, 
 
 // ---- A raw socket: send bytes exactly as given, read whatever comes. ----
 
-export function connect(port, host = '127.0.0.1') {
+export function connect(port, host = '127.0.0.1', localAddress = undefined) {
   return new Promise((resolve, reject) => {
-    const s = net.connect({ port, host }, () => resolve(s));
+    const s = net.connect({ port, host, localAddress }, () => resolve(s));
     s.once('error', reject);
   });
 }
@@ -172,8 +173,8 @@ export function encodeFrame(payload, { opcode = 1, fin = true, lengthOverride } 
 // Opens a WebSocket to urlPath and resolves a client with:
 //   send(obj|string), next(ms) -> the next message {opcode, text, json},
 //   messages (all received), closed (a promise of {code, reason}), socket, close().
-export async function openWs(port, urlPath, { read = true } = {}) {
-  const s = await connect(port);
+export async function openWs(port, urlPath, { read = true, from } = {}) {
+  const s = await connect(port, '127.0.0.1', from);
   const key = randomBytes(16).toString('base64');
   s.write(`GET ${urlPath} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nUpgrade: websocket\r\n` +
           `Connection: Upgrade\r\nSec-WebSocket-Key: ${key}\r\nSec-WebSocket-Version: 13\r\n\r\n`);
@@ -266,8 +267,8 @@ function wsClient(s, initial) {
 
 // Opens a game's WebSocket and says hello; resolves the client after the
 // first update (or error) frame, which is returned as `first`.
-export async function watch(port, id, token = null, since = 0) {
-  const ws = await openWs(port, `/api/v1/games/${id}/ws`);
+export async function watch(port, id, token = null, since = 0, from = undefined) {
+  const ws = await openWs(port, `/api/v1/games/${id}/ws`, { from });
   ws.send({ type: 'hello', token, since });
   ws.first = await ws.next(5000);
   return ws;
