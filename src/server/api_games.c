@@ -17,6 +17,7 @@
 #include "engine/vertex.h"
 #include "server/games.h"
 #include "server/strbuf.h"
+#include "wire/qr_svg.h"
 #include "wire/settings_json.h"
 #include "wire/view_json.h"
 
@@ -418,6 +419,43 @@ static void rematch(http_request *rq, game *g) {
     else send_created(rq, created ? 201 : 200, &c);
 }
 
+static void record(http_request *rq, game *g) {
+    bool over;
+    size_t len;
+    char *sgf = game_record_sgf(g, &over, &len);
+    if (!over) http_send_error(rq, 403, "record_not_available", "The record is published when the game is over.");
+    else if (!sgf) http_send_error(rq, 500, "internal", "The server ran out of memory.");
+    else {
+        char extra[96];
+        snprintf(extra, sizeof extra, "Content-Disposition: attachment; filename=\"phantomgo-%s.sgf\"\r\n", game_id(g));
+        http_send(rq, 200, "application/x-go-sgf; charset=utf-8", NULL, extra, sgf, len);
+    }
+    free(sgf);
+}
+
+/* POST /api/v1/qr {"text":..}: the QR code of a link, as SVG. */
+static void qr_code(http_request *rq) {
+    static const char *const known[] = { "text", NULL };
+    if (!allow(rq, "POST")) return;
+    cJSON *o = body_object(rq);
+    if (!o || !fields_known(rq, o, known)) {
+        cJSON_Delete(o);
+        return;
+    }
+    const cJSON *text = cJSON_GetObjectItemCaseSensitive(o, "text");
+    char *svg = NULL;
+    qr_svg_status st = QR_SVG_INVALID;
+    if (!cJSON_IsString(text) || strlen(text->valuestring) > 1024)
+        http_send_error(rq, 400, "bad_request", "'text' must be a string of at most 1 KiB.");
+    else if ((st = qr_svg_new(text->valuestring, &svg)) != QR_SVG_OK)
+        http_send_error(rq, st == QR_SVG_NO_MEMORY ? 500 : 400, st == QR_SVG_NO_MEMORY ? "internal" : "bad_request",
+                        qr_svg_strerror(st));
+    else
+        http_send(rq, 200, "image/svg+xml", NULL, "", svg, strlen(svg));
+    free(svg);
+    cJSON_Delete(o);
+}
+
 typedef void (*game_handler)(http_request *rq, game *g);
 
 typedef struct endpoint { const char *name; game_handler run; const char *methods; } endpoint;
@@ -429,6 +467,7 @@ static const endpoint endpoints[] = {
     { "events", read_events, "GET" },
     { "notes", notes, "GET PUT" },
     { "rematch", rematch, "POST" },
+    { "sgf", record, "GET" },
 };
 
 /* /api/v1/games/{id}[/endpoint] */
@@ -469,6 +508,7 @@ void api_handle(http_request *rq) {
     }
     p += sizeof API_PREFIX - 1;
     if (!strcmp(p, "games")) create_game(rq);
+    else if (!strcmp(p, "qr")) qr_code(rq);
     else if (!strncmp(p, "games/", 6)) game_route(rq, p + 6);
     else http_send_error(rq, 404, "not_found", "No such endpoint.");
 }

@@ -13,6 +13,7 @@
 #include "engine/vertex.h"
 #include "server/metrics.h"
 #include "server/strbuf.h"
+#include "wire/sgf.h"
 
 static int64_t wall_ms(void) {
     struct timespec ts;
@@ -352,6 +353,21 @@ games_status game_rematch(games *gm, game *g, int color, bool *created, game_cre
     }
     if (st != GAMES_OK) return st;
     return rematch_join(gm, existing, color, out);
+}
+
+/* ---- record -------------------------------------------------------------- */
+
+char *game_record_sgf(game *g, bool *over, size_t *len) {
+    sgf_meta meta;
+    memset(&meta, 0, sizeof meta);
+    meta.game_id = g->id;
+    pthread_mutex_lock(&g->lock);
+    meta.started_ms = g->row.created_at_ms;
+    *over = referee_result(g->ref).over;
+    char *text = *over ? sgf_record_new(g->ref, &meta) : NULL;
+    pthread_mutex_unlock(&g->lock);
+    *len = text ? strlen(text) : 0;
+    return text;
 }
 
 /* ---- notes --------------------------------------------------------------- */

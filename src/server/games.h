@@ -149,6 +149,11 @@ char *game_events_json(game *g, viewer v, int since, const char *prefix, int *se
  * a later call by the other seat takes its seat there (*created false). */
 games_status game_rematch(games *gm, game *g, int color, bool *created, game_created *out);
 
+/* The SGF record (malloc'd) of a finished game; NULL with *over false while
+ * the game is on (nobody gets a record then), NULL with *over true when
+ * out of memory. */
+char *game_record_sgf(game *g, bool *over, size_t *len);
+
 /* A seat's private notes (ghost stones) as a JSON array text. */
 games_status game_get_notes(game *g, int color, char **ghosts_json);
 games_status game_put_notes(game *g, int color, const char *ghosts_json);

@@ -10,11 +10,16 @@
 #include "server/http.h"
 
 #include <civetweb.h>
+#include <netdb.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/socket.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "server/api_games.h"
 #include "server/games.h"
@@ -394,7 +399,7 @@ bool http_start(server_ctx *srv, char *err, size_t errlen) {
         "connection_queue", queue,
         "listen_backlog", "1024",
         "enable_keep_alive", "yes",
-        "keep_alive_timeout_ms", "2000",
+        "keep_alive_timeout_ms", "500",
         "request_timeout_ms", "10000",
         "enable_websocket_ping_pong", "yes",
         "websocket_timeout_ms", "30000",
@@ -420,9 +425,43 @@ bool http_start(server_ctx *srv, char *err, size_t errlen) {
     return true;
 }
 
+/* civetweb's accept loop polls its listening socket in 2-second slices and
+ * looks at the stop flag only between them; while mg_stop waits for it, a
+ * helper connects to our own port every few milliseconds so the loop wakes
+ * and sees the flag at once. */
+typedef struct waker { atomic_bool done; char host[64]; char port[16]; } waker;
+
+static void *waker_main(void *arg) {
+    waker *w = arg;
+    struct addrinfo hints, *ai = NULL;
+    memset(&hints, 0, sizeof hints);
+    hints.ai_socktype = SOCK_STREAM;
+    hints.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV;
+    if (getaddrinfo(w->host, w->port, &hints, &ai) != 0) return NULL;
+    for (int i = 0; i < 250 && !atomic_load(&w->done); i++) {
+        int fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        if (fd >= 0) {
+            connect(fd, ai->ai_addr, ai->ai_addrlen);
+            close(fd);
+        }
+        usleep(20 * 1000);
+    }
+    freeaddrinfo(ai);
+    return NULL;
+}
+
 void http_stop(server_ctx *srv) {
     if (!srv->mg) return;
     hub_shutdown(srv->hb);
+    waker w;
+    atomic_init(&w.done, false);
+    const char *listen = srv->cfg.listen;
+    snprintf(w.host, sizeof w.host, "%s", !strcmp(listen, "0.0.0.0") ? "127.0.0.1" : !strcmp(listen, "::") ? "::1" : listen);
+    snprintf(w.port, sizeof w.port, "%d", srv->port);
+    pthread_t t;
+    bool waking = pthread_create(&t, NULL, waker_main, &w) == 0;
     mg_stop(srv->mg);
+    atomic_store(&w.done, true);
+    if (waking) pthread_join(t, NULL);
     srv->mg = NULL;
 }

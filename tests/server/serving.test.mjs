@@ -1,0 +1,185 @@
+// The server as a web server: pages and files with their types and caching
+// headers, no listings and no way out of web/ and static/, security headers
+// on every kind of answer, health and metrics, configuration, shutdown.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { startServer, call, newGame, BIN, ROOT } from './lib.mjs';
+
+let server;
+before(async () => { server = await startServer(); });
+after(async () => {
+  const r = await server.stop();
+  assert.equal(r.code, 0, `server exit: ${JSON.stringify(r)}\n${server.output()}`);
+});
+
+function checkSecurityHeaders(res, where) {
+  const csp = res.headers.get('content-security-policy');
+  assert.ok(csp, `${where}: no CSP`);
+  for (const part of ["default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:",
+                      "connect-src 'self'", "frame-ancestors 'none'", "base-uri 'none'", "form-action 'self'"])
+    assert.ok(csp.includes(part), `${where}: CSP lacks ${part}: ${csp}`);
+  assert.ok(!csp.includes('unsafe-inline') && !csp.includes('unsafe-eval'), csp);
+  assert.equal(res.headers.get('x-content-type-options'), 'nosniff', where);
+  assert.equal(res.headers.get('referrer-policy'), 'no-referrer', where);
+  assert.equal(res.headers.get('x-frame-options'), 'DENY', where);
+}
+
+// A raw HTTP exchange, for requests fetch will not send as written.
+function rawRequest(port, text) {
+  return new Promise((resolve, reject) => {
+    const sock = net.connect(port, '127.0.0.1', () => sock.write(text));
+    let data = '';
+    sock.on('data', (d) => { data += d; });
+    sock.on('end', () => resolve(data));
+    sock.on('error', reject);
+    setTimeout(() => { sock.destroy(); resolve(data); }, 3000);
+  });
+}
+
+test('pages map to the application files with their content types', async () => {
+  const { id } = await newGame(server.url);
+  for (const [url, file] of [['/', 'index.html'], ['/rules', 'rules.html'], [`/g/${id}`, 'game.html']]) {
+    const res = await call(server.url, 'GET', url);
+    assert.equal(res.status, 200, url);
+    assert.equal(res.headers.get('content-type'), 'text/html; charset=utf-8');
+    assert.equal(res.text, readFileSync(path.join(ROOT, 'web', file), 'utf8'));
+    checkSecurityHeaders(res, url);
+    const port = new URL(server.url).port;
+    assert.ok(res.headers.get('content-security-policy').includes(`ws://127.0.0.1:${port}`), 'page CSP names its socket origin');
+  }
+  const types = { '/web/js/api.js': 'text/javascript', '/web/css/app.css': 'text/css', '/web/i18n/en.json': 'application/json',
+                  '/static/favicon.svg': 'image/svg+xml' };
+  for (const [url, type] of Object.entries(types)) {
+    const res = await call(server.url, 'GET', url);
+    assert.equal(res.status, 200, url);
+    assert.ok(res.headers.get('content-type').startsWith(type), `${url}: ${res.headers.get('content-type')}`);
+    checkSecurityHeaders(res, url);
+  }
+});
+
+test('files carry ETag and Last-Modified and answer 304 to revalidation', async () => {
+  const res = await call(server.url, 'GET', '/web/js/api.js');
+  const etag = res.headers.get('etag'), modified = res.headers.get('last-modified');
+  assert.ok(etag && modified);
+  assert.equal(res.headers.get('cache-control'), 'no-cache');
+  const again = await call(server.url, 'GET', '/web/js/api.js', { headers: { 'If-None-Match': etag } });
+  assert.equal(again.status, 304);
+  assert.equal(again.text, '');
+  checkSecurityHeaders(again, '304');
+  const since = await call(server.url, 'GET', '/web/js/api.js', { headers: { 'If-Modified-Since': modified } });
+  assert.equal(since.status, 304);
+  const stale = await call(server.url, 'GET', '/web/js/api.js', { headers: { 'If-None-Match': '"nope"' } });
+  assert.equal(stale.status, 200);
+  const media = await call(server.url, 'GET', '/static/favicon.svg');
+  assert.match(media.headers.get('cache-control'), /max-age=\d+/);
+  const head = await call(server.url, 'HEAD', '/web/js/api.js');
+  assert.equal(head.status, 200);
+  assert.equal(head.text, '');
+  assert.equal(head.headers.get('content-length'), res.headers.get('content-length'));
+});
+
+test('no directory listings, dot files or paths outside web/ and static/', async () => {
+  const port = new URL(server.url).port;
+  for (const p of ['/web/', '/web/js', '/static/', '/static/sounds', '/web/../schema.sql', '/web/%2e%2e/schema.sql',
+                   '/web/js/..%2f..%2fschema.sql', '/static/..%2f..%2fMakefile', '/web/.hidden', '/schema.sql',
+                   '/src/main.c', '/g/../schema.sql', '/g/UPPER', '/web/%00x'])
+  {
+    const raw = await rawRequest(port, `GET ${p} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+    const status = Number(raw.split(' ')[1]);
+    assert.ok(status === 404 || status === 400, `${p} answered ${raw.slice(0, 200)}`);
+    assert.ok(!raw.includes('CREATE TABLE') && !raw.includes('<a href'), `${p} leaked a file or a listing`);
+    assert.match(raw, /X-Content-Type-Options: nosniff/i, `${p}: headers`);
+  }
+  const post = await call(server.url, 'POST', '/web/js/api.js', { body: {} });
+  assert.equal(post.status, 405);
+  assert.equal(post.headers.get('allow'), 'GET, HEAD');
+});
+
+test('every error answer carries the security headers and the JSON error shape', async () => {
+  const port = new URL(server.url).port;
+  const answers = [
+    await call(server.url, 'GET', '/api/v1/nothing'),
+    await call(server.url, 'GET', '/api/v1/games/zzzzzzzzzzzz'),
+    await call(server.url, 'DELETE', '/api/v1/games'),
+    await call(server.url, 'POST', '/api/v1/games', { raw: 'x'.repeat(17000) }),
+    await call(server.url, 'POST', '/api/v1/games', { raw: '{' }),
+    await call(server.url, 'GET', '/nothing-here'),
+  ];
+  for (const res of answers) {
+    assert.ok(res.status >= 400, `${res.status}`);
+    checkSecurityHeaders(res, `${res.status} ${res.text}`);
+    assert.equal(res.headers.get('cache-control'), 'no-store');
+  }
+  // A request civetweb itself rejects (no HTTP version) still gets our headers.
+  const raw = await rawRequest(port, 'GARBAGE\r\n\r\n');
+  assert.match(raw, /^HTTP\/1.1 400/);
+  assert.match(raw, /Content-Security-Policy/i);
+  assert.match(raw, /"code":"bad_request"/);
+});
+
+test('GET /api/health answers with the version; /metrics in Prometheus text', async () => {
+  const health = await call(server.url, 'GET', '/api/health');
+  assert.equal(health.status, 200);
+  assert.equal(health.json.status, 'ok');
+  const version = readFileSync(path.join(ROOT, 'VERSION'), 'utf8').trim();
+  assert.equal(health.json.version, version);
+  assert.equal(typeof health.json.commit, 'string');
+  checkSecurityHeaders(health, 'health');
+  const { id, tokens } = await newGame(server.url);
+  await call(server.url, 'POST', `/api/v1/games/${id}/actions`,
+             { token: tokens.black, body: { seq: 1, action: 'attempt', vertex: 'E5' } });
+  const m = await call(server.url, 'GET', '/metrics');
+  assert.equal(m.status, 200);
+  assert.match(m.headers.get('content-type'), /^text\/plain; version=0\.0\.4/);
+  for (const name of ['phantomgo_games_open', 'phantomgo_games_loaded', 'phantomgo_websocket_connections',
+                      'phantomgo_moves_played_total{kind="move"}', 'phantomgo_games_created_total',
+                      'phantomgo_http_request_duration_seconds_bucket{route="api_write",le="+Inf"}'])
+    assert.ok(m.text.includes(name), `metrics lack ${name}`);
+  const moves = Number(/phantomgo_moves_played_total\{kind="move"\} (\d+)/.exec(m.text)[1]);
+  assert.ok(moves >= 1);
+  assert.ok(Number(/^phantomgo_games_open (\d+)/m.exec(m.text)[1]) >= 1);
+});
+
+test('--help documents every flag and its environment variable', () => {
+  const help = execFileSync(BIN, ['serve', '--help'], { encoding: 'utf8' });
+  for (const [flag, env] of [['--listen', 'PHANTOMGO_LISTEN'], ['--port', 'PHANTOMGO_PORT'], ['--db', 'PHANTOMGO_DB'],
+                             ['--threads', 'PHANTOMGO_THREADS'], ['--max-websockets', 'PHANTOMGO_MAX_WEBSOCKETS'],
+                             ['--base-url', 'PHANTOMGO_BASE_URL'], ['--root', 'PHANTOMGO_ROOT']]) {
+    assert.ok(help.includes(flag), flag);
+    assert.ok(help.includes(env), env);
+  }
+  assert.throws(() => execFileSync(BIN, ['serve', '--no-such-flag'], { stdio: 'pipe' }),
+                (e) => e.status === 2 && /unknown option/.test(String(e.stderr)));
+  assert.throws(() => execFileSync(BIN, ['serve', '--port', 'abc'], { stdio: 'pipe' }),
+                (e) => e.status === 2 && /--port/.test(String(e.stderr)));
+});
+
+test('environment variables configure the server and flags win over them', async () => {
+  const s = await startServer({ env: { PHANTOMGO_BASE_URL: 'https://go.example.org', PHANTOMGO_PORT: '1' } });
+  try {
+    assert.notEqual(new URL(s.url).port, '1', '--port 0 wins over PHANTOMGO_PORT');
+    const res = await call(s.url, 'POST', '/api/v1/games', { body: { mode: 'online', color: 'black' } });
+    assert.equal(res.status, 201);
+    assert.ok(res.json.links.watch.startsWith('https://go.example.org/g/'), res.json.links.watch);
+    assert.ok(res.json.links.invite.startsWith(`https://go.example.org/g/${res.json.game.id}#invite=`));
+  } finally {
+    assert.equal((await s.stop()).code, 0);
+  }
+});
+
+test('SIGINT stops the server cleanly too, and the database keeps the games', async () => {
+  const s = await startServer({ dir: (await import('./lib.mjs')).tempDir() });
+  const { id } = await newGame(s.url);
+  s.proc.kill('SIGINT');
+  const r = await s.exited;
+  assert.equal(r.code, 0, s.output());
+  const again = await startServer({ dir: s.dir });
+  const view = await call(again.url, 'GET', `/api/v1/games/${id}`);
+  assert.equal(view.status, 200);
+  assert.equal((await again.stop()).code, 0);
+  (await import('node:fs')).rmSync(s.dir, { recursive: true, force: true });
+});
