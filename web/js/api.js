@@ -22,7 +22,7 @@ export class ApiError extends Error {
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function request(method, path, { token = null, body = undefined, accept = 'json' } = {}) {
+async function request(method, path, { token = null, body = undefined, accept = 'json', keepalive = false } = {}) {
   const headers = {};
   if (token) headers.Authorization = `Bearer ${token}`;
   if (body !== undefined) headers['Content-Type'] = 'application/json';
@@ -33,6 +33,7 @@ async function request(method, path, { token = null, body = undefined, accept = 
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),
       cache: 'no-store',
+      keepalive,
     });
   } catch (error) {
     throw new ApiError(0, 'network', error.message);
@@ -72,7 +73,8 @@ export const api = {
   view: (id, token) => request('GET', gamePath(id), { token }),
   events: (id, token, since) => request('GET', `${gamePath(id)}/events?since=${since}`, { token }),
   notes: (id, token) => request('GET', `${gamePath(id)}/notes`, { token }),
-  saveNotes: (id, token, ghosts) => request('PUT', `${gamePath(id)}/notes`, { token, body: { ghosts } }),
+  // keepalive lets the last save finish while the page is being left.
+  saveNotes: (id, token, ghosts, keepalive = false) => request('PUT', `${gamePath(id)}/notes`, { token, body: { ghosts }, keepalive }),
   rematch: (id, token) => request('POST', `${gamePath(id)}/rematch`, { token, body: {} }),
   qrSvg: (text) => request('POST', '/api/v1/qr', { body: { text }, accept: 'text' }),
   sgfUrl: (id) => `${gamePath(id)}/sgf`,

@@ -8,7 +8,7 @@
 // Views come from action answers and LiveUpdates; GameState drops anything
 // old, so each announcement is logged, flashed and sounded exactly once.
 
-import { initPage, copyFrom, errorMessage } from './page.js';
+import { initPage, copyFrom, errorMessage, markReady } from './page.js';
 import { t, onLanguageChange } from './i18n.js';
 import { api, LiveUpdates } from './api.js';
 import { GameState, opponentOf, isPlayer, isMyTurn, computerToMove } from './game-state.js';
@@ -46,6 +46,12 @@ let replay;
 
 // ---- small helpers -------------------------------------------------------
 
+function clearNotice() {
+  clearTimeout(noticeTimer);
+  $('notice').hidden = true;
+  $('notice').textContent = '';
+}
+
 function notice(message) {
   const box = $('notice');
   box.textContent = message;
@@ -59,6 +65,7 @@ function fatal(message) {
   $('loading').classList.add('error');
   $('loading').hidden = false;
   $('game-area').hidden = true;
+  markReady();
 }
 
 function activeToken() {
@@ -358,7 +365,9 @@ function raiseCurtain(color) {
   ghostMode = false;
   board.clear();
   log.clear();
+  clearNotice();
   $('board-summary').textContent = '';
+  $('cursor-status').textContent = '';
   $('game-area').hidden = true;
   $('curtain-text').textContent = t('curtain.text', { color: t(`color.${color}`) });
   $('curtain').dataset.color = color;
@@ -568,12 +577,13 @@ async function main() {
   });
   if (hotseat && !view.over) {
     raiseCurtain(view.to_move);
-    return;
+  } else {
+    $('game-area').hidden = false;
+    render();
+    if (view.over) finishGame();
+    if (!hotseat) startLive();
   }
-  $('game-area').hidden = false;
-  render();
-  if (view.over) finishGame();
-  if (!hotseat) startLive();
+  markReady();
 }
 
 main();

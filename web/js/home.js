@@ -3,7 +3,7 @@
 // code made by the server. Seat tokens from the answer are stored on this
 // device before anything else, so the game page finds them.
 
-import { initPage, copyFrom, errorMessage } from './page.js';
+import { initPage, copyFrom, errorMessage, markReady } from './page.js';
 import { t, onLanguageChange } from './i18n.js';
 import { api } from './api.js';
 import { saveSeat, saveInviteLink, saveGameSummary, listGames } from './storage.js';
@@ -212,6 +212,7 @@ async function main() {
     fillHandicaps();
     renderGames();
   });
+  markReady();
 }
 
 main();

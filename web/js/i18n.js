@@ -87,7 +87,7 @@ function pluralForm(entry, count) {
   return entry[category] ?? entry.other;
 }
 
-// t('log.captured', {count: 3, color: 'Black'}) -> the string in the current
+// t('log.capturedCount', {count: 3, color: 'Black'}) -> the string in the current
 // language with {placeholders} filled; numbers are formatted for the language.
 export function t(key, params = {}) {
   let entry = lookup(dictionary, key) ?? lookup(fallbackDictionary, key);

@@ -2,7 +2,8 @@
 // opponent's stones are. They live on the server for the seat (GET/PUT
 // /notes), so they follow the player across reloads and devices and nobody
 // else sees them. Changes are saved after a short pause, one request at a
-// time, and a failed save is retried with the latest set.
+// time, and a failed save is retried with the latest set; leaving the page
+// sends what is pending with keepalive.
 
 import { api } from './api.js';
 
@@ -18,6 +19,7 @@ export class Notes {
     this.timer = null;
     this.saving = false;
     this.dirty = false;
+    addEventListener('pagehide', () => this.saveOnExit());
   }
 
   // Switches to a seat's notes (hot-seat has two) and loads them.
@@ -73,6 +75,15 @@ export class Notes {
       this.dirty = false;
       await api.saveNotes(this.gameId, token, this.list()).catch(() => {});
     }
+  }
+
+  // The page is going away: send what is pending in a request that
+  // outlives it.
+  saveOnExit() {
+    if (!this.dirty || !this.token) return;
+    clearTimeout(this.timer);
+    this.dirty = false;
+    api.saveNotes(this.gameId, this.token, this.list(), true).catch(() => {});
   }
 
   async save() {

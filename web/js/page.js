@@ -66,3 +66,9 @@ export function errorMessage(error) {
   if (known !== key) return known;
   return t('error.server', { message: error.message || error.code });
 }
+
+// Marks the page as ready (content rendered) with the milliseconds since the
+// navigation started: the end-to-end tests wait for it and check the time.
+export function markReady() {
+  document.documentElement.dataset.ready = String(Math.round(performance.now()));
+}

@@ -1,0 +1,134 @@
+// Translations: the three dictionaries have the same keys and every key the
+// pages use; plurals follow each language's rules; the language comes from
+// the browser, the switcher changes it in place and is remembered; the rules
+// page is photographed in each language.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile, readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { startServer, launchBrowser, openPage, screenshot, waitForGame, repoRoot, assertNoErrors } from './lib.mjs';
+
+const LANGUAGES = ['en', 'ru', 'ko'];
+const PLURAL_KEYS = new Set(['zero', 'one', 'two', 'few', 'many', 'other']);
+let server;
+let browser;
+const dictionaries = {};
+
+before(async () => {
+  for (const lang of LANGUAGES) {
+    dictionaries[lang] = JSON.parse(await readFile(path.join(repoRoot, `web/i18n/${lang}.json`), 'utf8'));
+  }
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+function isPlural(node) {
+  return node && typeof node === 'object' && Object.keys(node).every((key) => PLURAL_KEYS.has(key));
+}
+
+function flatten(node, prefix = '', out = new Map()) {
+  for (const [key, value] of Object.entries(node)) {
+    const name = prefix + key;
+    if (typeof value === 'object' && !isPlural(value)) flatten(value, name + '.', out);
+    else out.set(name, value);
+  }
+  return out;
+}
+
+test('every language has exactly the same keys, and plurals have their forms', () => {
+  const english = flatten(dictionaries.en);
+  for (const lang of LANGUAGES) {
+    const keys = flatten(dictionaries[lang]);
+    assert.deepEqual([...keys.keys()].sort(), [...english.keys()].sort(), `${lang} keys`);
+    for (const [key, value] of keys) {
+      if (isPlural(value)) assert.ok('other' in value, `${lang} ${key} has "other"`);
+      if (isPlural(value) && lang === 'ru') assert.deepEqual(Object.keys(value).sort(), ['few', 'many', 'one', 'other'], `ru ${key}`);
+      if (typeof value === 'string') assert.notEqual(value.trim(), '', `${lang} ${key} is not empty`);
+    }
+  }
+});
+
+test('every key used by the pages and scripts exists', async () => {
+  const english = flatten(dictionaries.en);
+  const has = (key) => english.has(key) || [...english.keys()].some((known) => known.startsWith(key + '.'));
+  const used = new Set();
+  for (const file of await readdir(path.join(repoRoot, 'web'))) {
+    if (!file.endsWith('.html')) continue;
+    const html = await readFile(path.join(repoRoot, 'web', file), 'utf8');
+    for (const match of html.matchAll(/data-i18n="([^"]+)"/g)) used.add(match[1]);
+    for (const match of html.matchAll(/data-i18n-attr="([^"]+)"/g)) {
+      for (const pair of match[1].split(';')) used.add(pair.split(':')[1].trim());
+    }
+    for (const match of html.matchAll(/data-title-key="([^"]+)"/g)) used.add(match[1]);
+  }
+  for (const file of await readdir(path.join(repoRoot, 'web/js'))) {
+    const source = await readFile(path.join(repoRoot, 'web/js', file), 'utf8');
+    for (const match of source.matchAll(/\bt\('([^']+)'/g)) used.add(match[1]);
+  }
+  assert.ok(used.size > 150, `found ${used.size} keys in use`);
+  const missing = [...used].filter((key) => !has(key));
+  assert.deepEqual(missing, [], 'keys used but not translated');
+});
+
+test('the browser language is followed and the switcher is remembered', async () => {
+  const korean = await openPage(browser, { locale: 'ko-KR' });
+  await korean.goto(server.url + '/');
+  await waitForGame(korean);
+  assert.equal(await korean.getAttribute('html', 'lang'), 'ko');
+  assert.equal(await korean.textContent('h1'), dictionaries.ko.home.heading);
+  await korean.context().close();
+
+  const page = await openPage(browser);
+  await page.goto(server.url + '/');
+  await waitForGame(page);
+  assert.equal(await page.textContent('h1'), dictionaries.en.home.heading);
+  await page.selectOption('#lang', 'ru');
+  await page.waitForFunction(() => document.documentElement.lang === 'ru');
+  assert.equal(await page.textContent('#new-game-title'), dictionaries.ru.home.newGame);
+  assert.equal(await page.textContent('#create-button'), 'Создать партию');
+  await page.reload();
+  await waitForGame(page);
+  assert.equal(await page.getAttribute('html', 'lang'), 'ru', 'the choice survives a reload');
+  assert.equal(await page.textContent('.tagline'), dictionaries.ru.home.noSignup);
+  await page.selectOption('#lang', 'ko');
+  await page.waitForFunction(() => document.documentElement.lang === 'ko');
+  assert.equal(await page.textContent('#create-button'), '대국 만들기');
+  await screenshot(page, 'home-ko');
+
+  for (const lang of LANGUAGES) {
+    await page.goto(server.url + '/rules');
+    await waitForGame(page);
+    await page.selectOption('#lang', lang);
+    await page.waitForFunction((wanted) => document.documentElement.lang === wanted, lang);
+    assert.equal(await page.textContent('h1'), dictionaries[lang].rules.heading);
+    assert.equal(await page.locator('table.compare tbody tr').count(), 6);
+    await screenshot(page, `rules-${lang}`);
+  }
+  assertNoErrors(assert, page, 'language pages');
+});
+
+test('plurals and numbers follow each language', async () => {
+  const page = await openPage(browser);
+  await page.goto(server.url + '/');
+  await waitForGame(page);
+  const forms = await page.evaluate(async () => {
+    const i18n = await import('/web/js/i18n.js');
+    const result = {};
+    for (const lang of ['en', 'ru', 'ko']) {
+      await i18n.setLanguage(lang);
+      result[lang] = [1, 3, 5, 21, 1.5].map((count) => i18n.t('log.capturedCount', { color: 'X', count }));
+      result[lang].push(i18n.formatNumber(7.5));
+    }
+    return result;
+  });
+  assert.deepEqual(forms.en, ['X captured 1 stone.', 'X captured 3 stones.', 'X captured 5 stones.', 'X captured 21 stones.', 'X captured 1.5 stones.', '7.5']);
+  assert.deepEqual(forms.ru, ['X взяли 1 камень.', 'X взяли 3 камня.', 'X взяли 5 камней.', 'X взяли 21 камень.', 'X взяли 1,5 камня.', '7,5']);
+  assert.deepEqual(forms.ko, ['X이 돌 1개를 따냈습니다.', 'X이 돌 3개를 따냈습니다.', 'X이 돌 5개를 따냈습니다.', 'X이 돌 21개를 따냈습니다.', 'X이 돌 1.5개를 따냈습니다.', '7.5']);
+  assertNoErrors(assert, page, 'home');
+});

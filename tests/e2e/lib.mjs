@@ -1,0 +1,141 @@
+// Shared helpers of the browser end-to-end suite: start the real server
+// binary on a free port with a fresh database, launch Debian's Chromium
+// through playwright-core, open pages that record every console error, and
+// small steps that read or drive the game page the way a person would.
+//
+// The server binary is PHANTOMGO_BIN (tests/run-all.sh points it at the
+// sanitized build) or build/phantomgo. Screenshots go to
+// tests/artifacts/screenshots/ for a reviewer.
+
+import { spawn } from 'node:child_process';
+import { mkdtemp, mkdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const screenshotDir = path.join(repoRoot, 'tests/artifacts/screenshots');
+
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const START_TIMEOUT_MS = 20000;
+
+// Starts `phantomgo serve` and resolves once it printed its URL.
+export async function startServer() {
+  const dir = await mkdtemp(path.join(tmpdir(), 'phantomgo-e2e-'));
+  const bin = path.resolve(repoRoot, process.env.PHANTOMGO_BIN ?? 'build/phantomgo');
+  const child = spawn(bin, ['serve', '--port', '0', '--db', path.join(dir, 't.db'), '--root', repoRoot], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  child.stderr.on('data', (chunk) => { stderr += chunk; });
+  const url = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start in time; stderr:\n${stderr}`)), START_TIMEOUT_MS);
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+      const match = /listening on (http:\/\/\S+)/.exec(stdout);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1].replace(/\/$/, ''));
+      }
+    });
+    child.on('error', (error) => { clearTimeout(timer); reject(error); });
+    exited.then(({ code }) => { clearTimeout(timer); reject(new Error(`server exited with ${code}; stderr:\n${stderr}`)); });
+  });
+  return {
+    url,
+    stderr: () => stderr,
+    // Stops the server; rejects when it crashed or a sanitizer reported.
+    async stop() {
+      child.kill('SIGTERM');
+      const { code, signal } = await exited;
+      await rm(dir, { recursive: true, force: true });
+      if (/AddressSanitizer|UndefinedBehaviorSanitizer|runtime error:|LeakSanitizer/.test(stderr)) {
+        throw new Error(`sanitizer report from the server:\n${stderr}`);
+      }
+      if (code !== 0 && signal !== 'SIGTERM') throw new Error(`server exited with ${code ?? signal}; stderr:\n${stderr}`);
+    },
+  };
+}
+
+export function launchBrowser() {
+  return chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+}
+
+// A page (in its own context unless one is given) whose console errors and
+// uncaught exceptions are collected in page.errors.
+export async function openPage(browser, options = {}) {
+  const { context: given, ...contextOptions } = options;
+  const context = given ?? await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US', ...contextOptions });
+  const page = await context.newPage();
+  page.errors = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') page.errors.push(`console: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => page.errors.push(`pageerror: ${error.message}`));
+  return page;
+}
+
+export async function screenshot(page, name) {
+  await mkdir(screenshotDir, { recursive: true });
+  const file = path.join(screenshotDir, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  return file;
+}
+
+// Calls the API from the test itself (to set up games the page then shows).
+export async function api(baseUrl, method, apiPath, { body, token } = {}) {
+  const headers = {};
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const response = await fetch(baseUrl + apiPath, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await response.text();
+  let json = null;
+  try { json = JSON.parse(text); } catch { json = null; }
+  return { status: response.status, json, text };
+}
+
+// Plays one action through the API with the right seq; returns the answer.
+export async function act(baseUrl, gameId, token, action) {
+  const view = await api(baseUrl, 'GET', `/api/v1/games/${gameId}`, { token });
+  const answer = await api(baseUrl, 'POST', `/api/v1/games/${gameId}/actions`, { token, body: { seq: view.json.seq + 1, ...action } });
+  if (answer.status !== 200) throw new Error(`action ${JSON.stringify(action)} failed: ${answer.status} ${answer.text}`);
+  return answer.json;
+}
+
+// Waits until the page's game area shows (the page finished loading a game).
+export async function waitForGame(page) {
+  await page.waitForSelector('html[data-ready]', { timeout: 10000 });
+}
+
+export async function clickVertex(page, vertex) {
+  await page.click(`#board .hit:not(.wrap)[data-vertex="${vertex}"]`);
+}
+
+// Waits until the referee log shows the event with this sequence number.
+export async function waitForSeq(page, seq) {
+  await page.waitForSelector(`#log li[data-seq="${seq}"]`, { timeout: 10000 });
+}
+
+// The stones drawn on the real board (wrap copies excluded), as "color:vertex", sorted.
+export async function stonesShown(page) {
+  const stones = await page.$$eval('#board .stone:not(.wrap)', (nodes) => nodes.map((node) => `${node.dataset.color}:${node.dataset.vertex}`));
+  return stones.sort();
+}
+
+export async function passWithConfirmation(page) {
+  await page.click('#pass');
+  await page.click('#confirm-ok');
+}
+
+// How long the page took until its content was ready (ms since navigation).
+export async function readyTime(page) {
+  return Number(await page.getAttribute('html', 'data-ready'));
+}
+
+export function assertNoErrors(assert, page, label) {
+  assert.deepEqual(page.errors, [], `${label}: console errors`);
+}

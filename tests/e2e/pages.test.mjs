@@ -1,0 +1,143 @@
+// Every page: loads (content rendered) in under a second on loopback, logs
+// no console error, has text with WCAG AA contrast in the light and the dark
+// theme, and fits a phone held upright. Also the computer mode: it is offered
+// with a strength choice, and whatever the server answers is shown clearly.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  startServer, launchBrowser, openPage, screenshot, waitForGame, readyTime, api, assertNoErrors,
+} from './lib.mjs';
+
+const LOAD_BUDGET_MS = 1000;
+let server;
+let browser;
+let game;
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+  const created = await api(server.url, 'POST', '/api/v1/games', { body: { mode: 'online', color: 'white', settings: { size: 13, handicap: 3, torus: true } } });
+  assert.equal(created.status, 201, created.text);
+  game = created.json;
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+function pages() {
+  return [
+    ['home', '/'],
+    ['rules', '/rules'],
+    // The spectator first: opening the play link stores the seat on this
+    // browser, after which /g/{id} shows the player.
+    ['spectator', `/g/${game.game.id}`],
+    ['player', game.links.play.replace(/^https?:\/\/[^/]+/, '')],
+  ];
+}
+
+// Text elements whose contrast with their (first opaque ancestor's)
+// background is below AA: 4.5:1, or 3:1 for large text.
+function lowContrast() {
+  const parse = (value) => {
+    const match = /rgba?\(([^)]+)\)/.exec(value);
+    if (!match) return null;
+    const [r, g, b, a = 1] = match[1].split(/[ ,/]+/).filter(Boolean).map(Number);
+    return { r, g, b, a };
+  };
+  const luminance = ({ r, g, b }) => {
+    const channel = (c) => { const s = c / 255; return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4; };
+    return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
+  };
+  const background = (element) => {
+    for (let node = element; node; node = node.parentElement) {
+      const color = parse(getComputedStyle(node).backgroundColor);
+      if (color && color.a > 0.5) return color;
+    }
+    return { r: 255, g: 255, b: 255, a: 1 };
+  };
+  const failures = [];
+  for (const element of document.querySelectorAll('body *')) {
+    if (element.closest('svg, [hidden], .visually-hidden, option') || element.disabled) continue;
+    const hasText = [...element.childNodes].some((node) => node.nodeType === 3 && node.textContent.trim());
+    if (!hasText || element.getClientRects().length === 0) continue;
+    const style = getComputedStyle(element);
+    if (style.visibility === 'hidden' || Number(style.opacity) === 0) continue;
+    const fg = parse(style.color);
+    const bg = background(element);
+    const [light, dark] = [luminance(fg), luminance(bg)].sort((a, b) => b - a);
+    const ratio = (light + 0.05) / (dark + 0.05);
+    const size = parseFloat(style.fontSize);
+    const large = size >= 24 || (size >= 18.66 && Number(style.fontWeight) >= 700);
+    if (ratio < (large ? 3 : 4.5)) failures.push(`${element.tagName}.${element.className} "${element.textContent.trim().slice(0, 30)}" ${ratio.toFixed(2)}`);
+  }
+  return failures;
+}
+
+test('each page is ready in under a second and logs no error', async () => {
+  const page = await openPage(browser);
+  for (const [name, url] of pages()) {
+    await page.goto(server.url + url);
+    await waitForGame(page);
+    const ready = await readyTime(page);
+    assert.ok(ready > 0 && ready < LOAD_BUDGET_MS, `${name} ready after ${ready} ms`);
+    console.log(`${name}: ready after ${ready} ms`);
+  }
+  assertNoErrors(assert, page, 'pages');
+});
+
+test('text contrast passes WCAG AA in the light and the dark theme', async () => {
+  for (const scheme of ['light', 'dark']) {
+    const page = await openPage(browser, { colorScheme: scheme });
+    for (const [name, url] of pages()) {
+      await page.goto(server.url + url);
+      await waitForGame(page);
+      assert.deepEqual(await page.evaluate(lowContrast), [], `${name} in ${scheme}`);
+    }
+    await screenshot(page, `player-torus-${scheme}`);
+    assertNoErrors(assert, page, scheme);
+    await page.context().close();
+  }
+});
+
+test('pages fit a phone held upright', async () => {
+  const page = await openPage(browser, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  for (const [name, url] of pages()) {
+    await page.goto(server.url + url);
+    await waitForGame(page);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 0, `${name} is ${overflow}px wider than the phone`);
+    await screenshot(page, `phone-${name}`);
+  }
+  assertNoErrors(assert, page, 'phone');
+});
+
+test('against the computer: strength choice offered, the answer shown clearly', async () => {
+  const page = await openPage(browser);
+  await page.goto(server.url + '/');
+  await waitForGame(page);
+  assert.equal(await page.isHidden('#level-field'), true, 'strength appears only for the computer');
+  await page.check('input[name="mode"][value="computer"]');
+  assert.equal(await page.isVisible('#level-field'), true);
+  assert.equal(await page.locator('input[name="level"]').count(), 3);
+  await page.check('input[name="level"][value="easy"]');
+  const answer = page.waitForResponse((response) => response.url().endsWith('/api/v1/games'));
+  await page.click('#create-button');
+  const response = await answer;
+  if (response.status() === 201) {
+    await page.waitForURL(/\/g\//);
+    await waitForGame(page);
+    assert.match(await page.textContent('#role-title'), /You play/);
+    assertNoErrors(assert, page, 'computer game');
+  } else {
+    const body = await response.json();
+    await page.waitForSelector('#form-error:not([hidden])');
+    const shown = await page.textContent('#form-error');
+    assert.ok(shown.includes(body.error.message) || shown.length > 10, `error shown: ${shown}`);
+    await screenshot(page, 'home-computer-answer');
+    // The browser logs the failed request itself; nothing else may be logged.
+    assert.deepEqual(page.errors.filter((error) => !/Failed to load resource/.test(error)), []);
+  }
+});
