@@ -22,3 +22,12 @@ section "engine: light playouts, referee games and views (issue 2)"
 # One thread; rates are per second of the thread's own CPU time. The 9x9
 # playout target is 80,000 per second.
 "$BIN" bench --seconds "$SECONDS_EACH"
+
+# ---------------------------------------------------------------------------
+section "storage: durable writes, plain SQLite loop vs the store's group commit (issue 3)"
+# The reference of issue 3: a plain SQLite loop committing one row per
+# transaction (WAL, synchronous=FULL), on the disk the load benchmark's
+# database uses (/tmp); then the store itself with 1 and 200 writer threads,
+# each append waiting for its own commit. The server's durable attempts per
+# second over HTTP must reach at least the loop's rate.
+"$BIN" bench --storage "${TMPDIR:-/tmp}" --seconds "$SECONDS_EACH"

@@ -24,6 +24,7 @@
 #include "engine/referee.h"
 #include "engine/rng.h"
 #include "engine/view.h"
+#include "store/bench_baseline.h"
 
 #define PLAYOUT_TARGET_9X9 80000.0
 
@@ -155,11 +156,14 @@ static void bench_games(double seconds, bool with_views, bench_row rows[2]) {
 }
 
 static const char usage_text[] =
-    "usage: phantomgo bench [--seconds S]\n"
-    "  runs the engine benchmarks for S seconds each (default 2) and prints a table\n";
+    "usage: phantomgo bench [--seconds S] [--storage DIR]\n"
+    "  runs the engine benchmarks for S seconds each (default 2) and prints a table\n"
+    "  --storage DIR: instead, the durable-write benchmarks (plain SQLite loop vs the\n"
+    "  store's group commit with 200 writers) in a temporary directory under DIR\n";
 
 int cmd_bench(int argc, char **argv) {
     double seconds = 2.0;
+    const char *storage_dir = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--seconds") && i + 1 < argc) {
             char *end;
@@ -168,6 +172,8 @@ int cmd_bench(int argc, char **argv) {
                 fprintf(stderr, "phantomgo bench: --seconds must be a number in (0, 600]\n");
                 return 2;
             }
+        } else if (!strcmp(argv[i], "--storage") && i + 1 < argc) {
+            storage_dir = argv[++i];
         } else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             fputs(usage_text, stdout);
             return 0;
@@ -176,6 +182,8 @@ int cmd_bench(int argc, char **argv) {
             return 2;
         }
     }
+    if (storage_dir)
+        return store_bench_report(stdout, storage_dir, "schema.sql", 200, seconds);
     print_header();
     bench_row row = bench_playouts(9, seconds, 1);
     print_row(&row);

@@ -200,3 +200,35 @@ double store_bench_group_commit_appends(const char *dir, const char *schema_path
     remove_database(path);
     return rate;
 }
+
+/* ---- the table ---- */
+
+static void report_row(FILE *out, const char *what, double rate, double baseline) {
+    fprintf(out, "%-52s %12.0f %-10s", what, rate, "/s");
+    if (baseline > 0 && rate >= 0)
+        fprintf(out, " %6.2fx\n", rate / baseline);
+    else
+        fprintf(out, " %7s\n", "-");
+}
+
+int store_bench_report(FILE *out, const char *dir, const char *schema_path,
+                       int writers, double seconds) {
+    char work[4096];
+    snprintf(work, sizeof work, "%s/phantomgo-bench-XXXXXX", dir);
+    if (!mkdtemp(work)) {
+        fprintf(stderr, "bench: cannot make a directory under %s\n", dir);
+        return 1;
+    }
+    fprintf(out, "%-52s %12s %-10s %7s\n", "durable writes (WAL, synchronous=FULL)", "rate", "unit", "vs loop");
+    double loop = store_bench_single_row_commits(work, seconds);
+    report_row(out, "plain SQLite loop, one row per commit", loop, loop);
+    char what[96];
+    double one = store_bench_group_commit_appends(work, schema_path, 1, seconds);
+    report_row(out, "store appends, 1 writer thread", one, loop);
+    snprintf(what, sizeof what, "store appends, %d writer threads (group commit)", writers);
+    double many = store_bench_group_commit_appends(work, schema_path, writers, seconds);
+    report_row(out, what, many, loop);
+    fprintf(out, "(on %s; each append is acknowledged only after its own commit)\n", dir);
+    rmdir(work);
+    return loop > 0 && one > 0 && many > 0 ? 0 : 1;
+}

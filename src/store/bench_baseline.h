@@ -9,6 +9,8 @@
 #ifndef PG_STORE_BENCH_BASELINE_H
 #define PG_STORE_BENCH_BASELINE_H
 
+#include <stdio.h>
+
 /* A plain SQLite loop, WAL and synchronous=FULL: one INSERT of an
  * action-sized row per transaction, for `seconds`. Commits per second. */
 double store_bench_single_row_commits(const char *dir, double seconds);
@@ -19,5 +21,12 @@ double store_bench_single_row_commits(const char *dir, double seconds);
  * together. */
 double store_bench_group_commit_appends(const char *dir, const char *schema_path,
                                         int writers, double seconds);
+
+/* The storage section of `phantomgo bench`: makes a fresh directory under
+ * dir, runs the loop and the store with 1 and with `writers` writers for
+ * `seconds` each, prints a table with each rate's ratio to the loop's on
+ * out, and removes the directory. Returns 0, or 1 if something failed. */
+int store_bench_report(FILE *out, const char *dir, const char *schema_path,
+                       int writers, double seconds);
 
 #endif
