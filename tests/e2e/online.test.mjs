@@ -147,6 +147,21 @@ test('two browsers play a whole online game through the invite link', async () =
   await black.check('input[name="perspective"][value="full"]');
   assert.deepEqual(await stonesShown(black), everything);
 
+  // Rematch: Black offers it and lands in the new game as White; White's
+  // page learns of the offer, accepts it and plays Black there.
+  const oldId = new URL(watch).pathname.split('/')[2];
+  assert.match(await black.textContent('#rematch'), /Rematch with colours swapped/);
+  await black.click('#rematch');
+  await black.waitForURL((url) => url.pathname.startsWith('/g/') && !url.pathname.endsWith(oldId));
+  await waitForGame(black);
+  assert.match(await black.textContent('#role-title'), /You play White/);
+  await white.waitForSelector('#rematch:has-text("accept")', { timeout: 10000 });
+  await white.click('#rematch');
+  await white.waitForURL(black.url());
+  await waitForGame(white);
+  assert.match(await white.textContent('#role-title'), /You play Black/);
+  assert.match(await white.textContent('#turn-banner'), /Your turn/);
+
   assertNoErrors(assert, black, 'black page');
   assertNoErrors(assert, white, 'white page');
 });

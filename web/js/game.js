@@ -271,11 +271,16 @@ function notifyTurn() {
 }
 
 function accept(view, events = []) {
+  const wasOver = state.view?.over ?? false;
   const fresh = state.accept(view, events);
   if (fresh === null) return;
   render();
   announce(fresh);
-  if (view.over) finishGame();
+  if (view.over && !wasOver) {
+    // The end reveals every event in full: rewrite the log with it.
+    log.rebuild(view.events ?? []);
+    finishGame();
+  }
 }
 
 // ---- acting ------------------------------------------------------------------
@@ -542,6 +547,11 @@ async function loadInitialView() {
 }
 
 async function main() {
+  // A seat or invite link opened over this very page changes only the
+  // fragment; reload so that it is read like any fresh visit.
+  addEventListener('hashchange', () => {
+    if (/(^|[#&])(seat|invite)=/.test(location.hash)) location.reload();
+  });
   await initPage();
   setupModules();
   if (!gameId) {

@@ -62,7 +62,7 @@ export async function copyFrom(input, statusElement) {
 // know the code, else the server's own words.
 export function errorMessage(error) {
   const key = `error.${error.code}`;
-  const known = t(key);
+  const known = t(key, { message: error.message || error.code });
   if (known !== key) return known;
   return t('error.server', { message: error.message || error.code });
 }
