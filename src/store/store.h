@@ -26,7 +26,8 @@ enum {
     STORE_ERROR         /* anything else (bad argument, out of memory, corrupt file) */
 };
 
-/* Opens (creating it if missing) the database at db_path, applies
+/* Opens the database at db_path, creating the file (mode 0600) and its
+ * directory (one level, as ./data) if missing; applies
  * schema_path (schema.sql) and the migrations tracked in PRAGMA user_version,
  * sets WAL, synchronous=FULL, foreign_keys=ON and a busy timeout, and starts
  * the writer thread. schema_path is the schema.sql file, read only when the
@@ -93,7 +94,7 @@ int store_put_notes(store *st, const char *game_id, int color,
                     const char *ghosts_json);
 
 /* Reads (any thread). They see every write that returned STORE_OK before
- * they started.
+ * they started. STORE_UNAVAILABLE when the file cannot be read.
  *
  * store_load_game:  fills *out_row (free with store_game_free_fields) and,
  *                   if out_actions is not NULL, a malloc'd array of the
