@@ -74,6 +74,7 @@ node_suite cli tests/cli
 node_suite server tests/server
 node_suite bot tests/bot
 node_suite e2e tests/e2e
+if [ -d tests/artifacts/screenshots ]; then echo "   e2e screenshots: $PWD/tests/artifacts/screenshots"; fi
 node_suite hardening tests/hardening
 if [ -x tests/fuzz/smoke.sh ]; then run_suite fuzz-smoke tests/fuzz/smoke.sh; fi
 if [ -x docker/check.sh ]; then run_suite docker docker/check.sh; fi

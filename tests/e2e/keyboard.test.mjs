@@ -54,11 +54,13 @@ test('a player places a stone, marks a ghost and passes with the keyboard only',
   await page.waitForSelector('#board .last-mark');
 
   await page.keyboard.press('ArrowRight');
+  const saved = page.waitForResponse((response) => response.url().endsWith('/notes') && response.request().method() === 'PUT');
   await page.keyboard.press('g');
   await page.waitForSelector('#board .ghost[data-vertex="F6"]');
   await screenshot(page, 'keyboard-black');
-  // Ghost stones are saved for the seat on the server (even when the page
-  // is left at once): they survive a reload and only the seat can read them.
+  // Ghost stones are saved for the seat on the server: they survive a
+  // reload, and only the seat can read them.
+  assert.equal((await saved).status(), 200);
   await page.reload();
   await waitForGame(page);
   await page.waitForSelector('#board .ghost[data-vertex="F6"]');
@@ -82,4 +84,27 @@ test('a player places a stone, marks a ghost and passes with the keyboard only',
   await waitForSeq(page, 3);
   assert.match(await page.textContent('#log li[data-seq="3"]'), /Black passed/);
   assertNoErrors(assert, page, 'keyboard page');
+});
+
+test('on a touch screen a move is confirmed before it is sent', async () => {
+  const created = await api(server.url, 'POST', '/api/v1/games', { body: { mode: 'hotseat', settings: { size: 9 } } });
+  assert.equal(created.status, 201, created.text);
+  const page = await openPage(browser, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  await page.goto(created.json.links.play);
+  await waitForGame(page);
+  await page.tap('#curtain-show');
+  await page.waitForSelector('#game-area:not([hidden])');
+  assert.equal(await page.isChecked('#opt-confirm'), true, 'confirm mode is on by default on touch screens');
+  await page.tap('#board .hit:not(.wrap)[data-vertex="C7"]');
+  await page.waitForSelector('#confirm-move-bar:not([hidden])');
+  assert.equal(await page.textContent('#confirm-move'), 'Play C7');
+  assert.equal(await page.locator('#board .preview').count(), 1);
+  assert.equal(await page.locator('#log li').count(), 0, 'nothing sent yet');
+  await page.tap('#confirm-move');
+  await page.waitForSelector('#curtain:not([hidden])');
+  await page.tap('#curtain-show');
+  await page.waitForSelector('#game-area:not([hidden])');
+  assert.match(await page.textContent('#role-title'), /White/);
+  await screenshot(page, 'phone-confirm-white');
+  assertNoErrors(assert, page, 'touch page');
 });

@@ -21,11 +21,12 @@ const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable
   '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const START_TIMEOUT_MS = 20000;
 
-// Starts `phantomgo serve` and resolves once it printed its URL.
-export async function startServer() {
-  const dir = await mkdtemp(path.join(tmpdir(), 'phantomgo-e2e-'));
+// Starts `phantomgo serve` and resolves once it printed its URL. A restart
+// passes the port and data directory of the server it replaces.
+export async function startServer({ port = 0, dir: reusedDir = null } = {}) {
+  const dir = reusedDir ?? await mkdtemp(path.join(tmpdir(), 'phantomgo-e2e-'));
   const bin = path.resolve(repoRoot, process.env.PHANTOMGO_BIN ?? 'build/phantomgo');
-  const child = spawn(bin, ['serve', '--port', '0', '--db', path.join(dir, 't.db'), '--root', repoRoot], {
+  const child = spawn(bin, ['serve', '--port', String(port), '--db', path.join(dir, 't.db'), '--root', repoRoot], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -47,12 +48,15 @@ export async function startServer() {
   });
   return {
     url,
+    dir,
+    port: Number(new URL(url).port),
     stderr: () => stderr,
-    // Stops the server; rejects when it crashed or a sanitizer reported.
-    async stop() {
+    // Stops the server (keepData: for a restart on the same database);
+    // rejects when it crashed or a sanitizer reported.
+    async stop({ keepData = false } = {}) {
       child.kill('SIGTERM');
       const { code, signal } = await exited;
-      await rm(dir, { recursive: true, force: true });
+      if (!keepData) await rm(dir, { recursive: true, force: true });
       if (/AddressSanitizer|UndefinedBehaviorSanitizer|runtime error:|LeakSanitizer/.test(stderr)) {
         throw new Error(`sanitizer report from the server:\n${stderr}`);
       }

@@ -6,8 +6,8 @@
 // the server recognises as a retry, so an action is never lost or doubled.
 //
 // LiveUpdates keeps a viewer up to date: a WebSocket first; after repeated
-// failures (or the server's "too many connections") it polls the events
-// endpoint and keeps trying the socket now and then. It always asks from the
+// failures (or the server's "too many connections") it also polls the events
+// endpoint while it keeps trying the socket. It always asks from the
 // last sequence number the page has applied, so nothing is missed after a
 // reconnect, and the page drops what it has already seen.
 
@@ -97,8 +97,9 @@ export const api = {
 };
 
 const POLL_INTERVAL_MS = 2000;
-const SOCKET_FAILURES_BEFORE_POLLING = 3;
-const SOCKET_RETRY_WHILE_POLLING_MS = 20000;
+const SOCKET_FAILURES_BEFORE_POLLING = 2;
+const MAX_SOCKET_BACKOFF_MS = 10000;
+const SOCKET_RETRY_OVERLOADED_MS = 30000;
 
 // status: 'connecting' | 'live' | 'reconnecting' | 'polling'
 export class LiveUpdates {
@@ -185,18 +186,17 @@ export class LiveUpdates {
     }
   }
 
+  // Keeps retrying the socket with a growing, jittered delay; from the
+  // second failure on (or at once when the server is full) it also polls,
+  // so a long outage of the socket alone costs no update.
   socketFailed(closeCode) {
     if (this.stopped) return;
     this.failures += 1;
     const overloaded = closeCode === 1013;
-    if (overloaded || this.failures >= SOCKET_FAILURES_BEFORE_POLLING) {
-      this.startPolling();
-      this.socketTimer = setTimeout(() => this.openSocket(), SOCKET_RETRY_WHILE_POLLING_MS);
-      return;
-    }
-    this.setStatus('reconnecting');
-    const backoff = Math.min(8000, 500 * 2 ** (this.failures - 1));
-    this.socketTimer = setTimeout(() => this.openSocket(), backoff * (0.5 + Math.random() / 2));
+    if (overloaded || this.failures >= SOCKET_FAILURES_BEFORE_POLLING) this.startPolling();
+    if (this.status !== 'polling') this.setStatus('reconnecting');
+    const backoff = Math.min(MAX_SOCKET_BACKOFF_MS, 500 * 2 ** (this.failures - 1)) * (0.5 + Math.random() / 2);
+    this.socketTimer = setTimeout(() => this.openSocket(), overloaded ? SOCKET_RETRY_OVERLOADED_MS : backoff);
   }
 
   retrySocketNow() {
