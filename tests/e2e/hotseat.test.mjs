@@ -85,5 +85,12 @@ test('hot-seat: the curtain hides both boards between turns', async () => {
   await waitForGame(page);
   assert.equal(await page.isHidden('#curtain'), true);
   assert.equal(await page.isVisible('#result-panel'), true);
+
+  // The rematch of a hot-seat game is a hot-seat game again, curtain first.
+  const oldUrl = page.url();
+  await page.click('#rematch');
+  await page.waitForURL((url) => url.href !== oldUrl);
+  await waitForGame(page);
+  await curtainShowsNothing(page, 'Black');
   assertNoErrors(assert, page, 'hot-seat page');
 });

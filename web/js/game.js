@@ -443,14 +443,18 @@ function finishGame() {
 async function rematch() {
   const button = $('rematch');
   button.disabled = true;
+  // A player asks for their seat; hot-seat needs both, which the first
+  // answer usually carries already.
+  const colors = hotseat ? ['black', 'white'] : [activeColor];
   try {
     let target = null;
-    for (const color of hotseat ? ['black', 'white'] : [activeColor]) {
+    for (const color of colors) {
+      if (target && colors.every((wanted) => loadSeats(target)[wanted])) break;
       const answer = await api.rematch(gameId, seats[color]);
       target = answer.game?.id ?? state.view.rematch?.id ?? target;
       const granted = answer.seats ?? (answer.token ? [{ color: answer.color, token: answer.token }] : []);
       for (const seat of granted) saveSeat(target, seat.color, seat.token);
-      if (answer.links?.invite) saveGameSummary(target, { mode: state.view.game.mode, size: state.view.game.settings.size });
+      saveGameSummary(target, { mode: state.view.game.mode, size: state.view.game.settings.size });
     }
     location.assign(`/g/${encodeURIComponent(target)}`);
   } catch (error) {
