@@ -16,7 +16,7 @@ import { Board } from './board.js';
 import { RefereeLog } from './referee-log.js';
 import { ReplayControls } from './replay.js';
 import { Notes } from './notes.js';
-import { Sounds } from './sound.js';
+import { TurnAlerts } from './turn-alerts.js';
 import { confirmAction, dialogOpen } from './dialog.js';
 import { turnBanner, roleTitle, renderStats, renderTableInfo, resultText, renderScore } from './game-panels.js';
 import { loadSeats, saveSeat, saveGameSummary, loadInviteLink, getPref, setPref } from './storage.js';
@@ -27,7 +27,6 @@ const NOTICE_MS = 6000;
 const REMATCH_POLL_MS = 4000;
 
 const state = new GameState();
-const sounds = new Sounds();
 let seats = {};
 let hotseat = false;
 let activeColor = null;
@@ -43,6 +42,7 @@ let board;
 let log;
 let notes;
 let replay;
+let alerts;
 
 // ---- small helpers -------------------------------------------------------
 
@@ -175,7 +175,7 @@ function renderControls(view) {
   $('board').classList.toggle('ghost-mode', ghostMode);
   $('board').classList.toggle('busy', busy);
   $('opt-confirm-row').hidden = !seated();
-  $('opt-notify-row').hidden = !seated() || hotseat || !('Notification' in window);
+  $('opt-notify-row').hidden = !seated() || hotseat || !TurnAlerts.supported();
   const showConfirm = Boolean(pendingVertex) && myTurn;
   $('confirm-move-bar').hidden = !showConfirm;
   if (showConfirm) $('confirm-move').textContent = t('game.confirmMove', { vertex: pendingVertex });
@@ -252,22 +252,9 @@ function announce(events) {
   if (captured.length > 0 && !curtainUp) {
     board.flash(captured);
   }
-  if (events.some((event) => (event.capture_count ?? event.captured?.length ?? 0) > 0)) sounds.play('capture');
+  if (events.some((event) => (event.capture_count ?? event.captured?.length ?? 0) > 0)) alerts.captured();
   const becameMine = !hotseat && isMyTurn(view) && events.some((event) => event.color !== view.viewer && (event.type === 'move' || event.type === 'pass'));
-  if (becameMine) {
-    sounds.play('turn');
-    notifyTurn();
-  }
-}
-
-function notifyTurn() {
-  if (!document.hidden || !getPref('notify', false) || !('Notification' in window)) return;
-  if (Notification.permission !== 'granted') return;
-  const note = new Notification(t('notify.title'), { body: t('notify.body'), icon: '/static/favicon.svg', tag: `phantomgo-${gameId}` });
-  note.onclick = () => {
-    window.focus();
-    note.close();
-  };
+  if (becameMine) alerts.yourTurn();
 }
 
 function accept(view, events = []) {
@@ -493,9 +480,12 @@ function wireControls() {
 }
 
 function wireOptions() {
-  const sound = $('opt-sound');
-  sound.checked = !sounds.muted;
-  sound.addEventListener('change', () => sounds.setMuted(!sound.checked));
+  alerts = new TurnAlerts({
+    soundBox: $('opt-sound'),
+    notifyBox: $('opt-notify'),
+    tag: `phantomgo-${gameId}`,
+    onDenied: () => notice(t('options.notifyDenied')),
+  });
   const confirm = $('opt-confirm');
   confirm.checked = confirmMode;
   confirm.addEventListener('change', () => {
@@ -503,18 +493,6 @@ function wireOptions() {
     setPref('confirmMove', confirmMode);
     pendingVertex = null;
     render();
-  });
-  const notify = $('opt-notify');
-  notify.checked = Boolean(getPref('notify', false)) && 'Notification' in window && Notification.permission === 'granted';
-  notify.addEventListener('change', async () => {
-    if (notify.checked && Notification.permission !== 'granted') {
-      const permission = await Notification.requestPermission();
-      if (permission !== 'granted') {
-        notify.checked = false;
-        notice(t('options.notifyDenied'));
-      }
-    }
-    setPref('notify', notify.checked);
   });
 }
 
