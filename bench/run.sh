@@ -31,3 +31,7 @@ section "storage: durable writes, plain SQLite loop vs the store's group commit 
 # each append waiting for its own commit. The server's durable attempts per
 # second over HTTP must reach at least the loop's rate.
 "$BIN" bench --storage "${TMPDIR:-/tmp}" --seconds "$SECONDS_EACH"
+
+# ---------------------------------------------------------------------------
+section "load: 2,000 games in play, both seats acting, 1,000 spectator WebSockets (issue 7)"
+bench/load.sh
