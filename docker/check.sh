@@ -51,12 +51,13 @@ install_tools() {
     if [ "$(id -u)" != 0 ]; then
         skip "${missing[*]} not installed, and installing needs root"
     fi
-    echo "installing Debian packages: ${missing[*]}"
+    local t0=$SECONDS
     if ! { apt-get update -qq &&
            DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
                "${missing[@]}"; } >"$logs/apt.log" 2>&1; then
         skip "apt-get could not install ${missing[*]}: $(tail -n 1 "$logs/apt.log")"
     fi
+    echo "installed Debian packages ${missing[*]} in $((SECONDS - t0)) s"
 }
 
 ensure_lint_tool() {

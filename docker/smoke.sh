@@ -118,9 +118,11 @@ echo "   /data after the stop: $(cd /data && ls -A | tr '\n' ' ')"
 # -- restore as documented: server stopped, backup in place, no stale WAL
 rm -f /data/phantomgo.db-wal /data/phantomgo.db-shm /data/vacuum.db
 mv /data/backup.db /data/phantomgo.db
+started=$(now_ms)
 if start_server "$work/second.log" && wait_healthy; then
+    ok "restarted on the restored /data, HEALTHCHECK passed in $(( $(now_ms) - started )) ms"
     http GET "/api/v1/games/$game_id"
-    check "restored from the backup and restarted: GET /api/v1/games/$game_id answers 200" expect_status 200
+    check "the restored game is there: GET /api/v1/games/$game_id answers 200" expect_status 200
     check "and SIGTERM stops it again" stop_server
 else
     fail "the server starts again on the restored /data"; show_log "$work/second.log"
