@@ -27,6 +27,8 @@
 #include "server/static.h"
 #include "server/strbuf.h"
 
+enum { HTTP_DRAIN_MAX = 1024 * 1024 };
+
 /* One policy for every response; HTML pages also name the WebSocket origin
  * of their host, for browsers whose 'self' does not cover ws:/wss:. */
 #define CSP_BASE "default-src 'self'; script-src 'self'; style-src 'self'; " \
@@ -248,6 +250,17 @@ static bool method_has_body(const char *m) {
     return !strcmp(m, "POST") || !strcmp(m, "PUT") || !strcmp(m, "PATCH") || !strcmp(m, "DELETE");
 }
 
+/* After a 413 the connection closes; closing with unread request bytes
+ * makes the kernel reset it, which can destroy the answer before the client
+ * reads it. So an honest client's remaining body (up to a bound) is read
+ * and dropped first. */
+static void drain_body(http_request *rq) {
+    char buf[16384];
+    size_t total = 0;
+    int n;
+    while (total < HTTP_DRAIN_MAX && (n = mg_read(rq->conn, buf, sizeof buf)) > 0) total += (size_t)n;
+}
+
 /* Reads the whole body (Content-Length or chunked) up to HTTP_BODY_MAX.
  * False: it was larger, and a 413 has been sent. */
 static bool read_body(http_request *rq) {
@@ -263,6 +276,7 @@ static bool read_body(http_request *rq) {
         len += (size_t)n;
         if (len > HTTP_BODY_MAX) {
             http_send_error(rq, 413, "body_too_large", "The request body is over 16 KiB.");
+            drain_body(rq);
             return false;
         }
     }
@@ -327,6 +341,7 @@ static void dispatch(http_request *rq) {
     long long declared = rq->ri->content_length;
     if (declared > HTTP_BODY_MAX) {
         http_send_error(rq, 413, "body_too_large", "The request body is over 16 KiB.");
+        if (declared <= HTTP_DRAIN_MAX) drain_body(rq);
         return;
     }
     if (!strncmp(rq->path, "/api/", 5)) handle_api(rq);

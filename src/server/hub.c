@@ -141,8 +141,11 @@ static void cut(hub_conn *hc) {
 
 /* ---- frames ------------------------------------------------------------- */
 
+/* civetweb reports a write that timed out half-way as the bytes it did
+ * write: only the whole frame counts as sent (the stream is broken
+ * otherwise, and the caller closes the socket). */
 static bool send_text(hub_conn *hc, const char *text, size_t len) {
-    return mg_websocket_write(hc->conn, MG_WEBSOCKET_OPCODE_TEXT, text, len) > 0;
+    return len > 0 && mg_websocket_write(hc->conn, MG_WEBSOCKET_OPCODE_TEXT, text, len) == (int)len;
 }
 
 static void send_close(hub_conn *hc, int code, const char *reason) {
@@ -156,10 +159,19 @@ static void send_close(hub_conn *hc, int code, const char *reason) {
 }
 
 static void send_error(hub_conn *hc, const char *code, const char *message) {
-    char text[256];
-    int n = snprintf(text, sizeof text, "{\"type\":\"error\",\"error\":{\"code\":\"%s\",\"message\":\"%s\"}}",
-                     code, message);
-    send_text(hc, text, (size_t)n);
+    cJSON *o = cJSON_CreateObject(), *err = cJSON_CreateObject();
+    char *text = NULL;
+    if (o && err && cJSON_AddStringToObject(o, "type", "error")) {
+        cJSON_AddItemToObject(o, "error", err);
+        err = NULL;
+        cJSON *e = cJSON_GetObjectItemCaseSensitive(o, "error");
+        if (cJSON_AddStringToObject(e, "code", code) && cJSON_AddStringToObject(e, "message", message))
+            text = cJSON_PrintUnformatted(o);
+    }
+    if (text) send_text(hc, text, strlen(text));
+    cJSON_free(text);
+    cJSON_Delete(err);
+    cJSON_Delete(o);
     send_close(hc, 1008, code);
 }
 
