@@ -34,6 +34,13 @@ static bool snapshot(game *g, view *vw, observation **obs, int *n) {
     return true;
 }
 
+static bool stopping(games *gm) {
+    pthread_mutex_lock(&gm->bot_lock);
+    bool stop = gm->stopping;
+    pthread_mutex_unlock(&gm->bot_lock);
+    return stop;
+}
+
 static void think_and_play(games *gm, game *g, uint64_t seed) {
     view *vw = malloc(sizeof *vw);
     observation *obs = NULL;
@@ -48,6 +55,7 @@ static void think_and_play(games *gm, game *g, uint64_t seed) {
         action a;
         memset(&a, 0, sizeof a);
         bool chosen = tries < REFUSALS_BEFORE_PASS && gm->bot.choose(gm->bot.ctx, &rq, &a);
+        if (stopping(gm)) break;             /* shutting down: the game resumes at the next start */
         if (!chosen) a.kind = ACT_PASS;
         a.color = vw->viewer;
         char *answer = NULL;
