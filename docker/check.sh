@@ -60,6 +60,18 @@ install_tools() {
     echo "installed Debian packages ${missing[*]} in $((SECONDS - t0)) s"
 }
 
+# `podman info` can work where building cannot (no mount rights in an
+# unprivileged container): build a one-file image FROM scratch to know.
+podman_can_build() {
+    local dir="$logs/probe"
+    rm -rf "$dir" && mkdir -p "$dir" && echo probe >"$dir/file" &&
+        printf 'FROM scratch\nCOPY file /file\n' >"$dir/Dockerfile" || return 1
+    podman build --isolation=chroot --format docker -t localhost/phantomgo-probe:check "$dir" \
+        >"$logs/probe.log" 2>&1 || return 1
+    podman rmi localhost/phantomgo-probe:check >/dev/null 2>&1
+    rm -rf "$dir"
+}
+
 ensure_lint_tool() {
     [ -x tests/node_modules/.bin/dockerfile-utils ] && return 0
     (cd tests && npm ci --no-audit --no-fund --loglevel=error) >"$logs/npm.log" 2>&1
@@ -239,6 +251,8 @@ run_smoke_stage() {
 install_tools
 podman info >"$logs/podman-info.log" 2>&1 ||
     skip "podman cannot run here: $(grep -m 1 -i error "$logs/podman-info.log")"
+podman_can_build ||
+    skip "podman cannot build images here: $(grep -m 1 -i error "$logs/probe.log")"
 
 ensure_lint_tool
 check "docker/Dockerfile lint-clean (dockerfile-utils)" lint_clean docker/Dockerfile
