@@ -403,6 +403,11 @@ bool http_start(server_ctx *srv, char *err, size_t errlen) {
         return false;
     }
     const server_config *c = &srv->cfg;
+    if (strchr(c->listen, ':') && !mg_check_feature(MG_FEATURES_IPV6)) {
+        snprintf(err, errlen, "this civetweb library was built without IPv6: listen on an IPv4 "
+                              "address (0.0.0.0 for every interface)");
+        return false;
+    }
     char ports[128], threads[16], queue[16];
     if (strchr(c->listen, ':')) snprintf(ports, sizeof ports, "[%s]:%d", c->listen, c->port);
     else snprintf(ports, sizeof ports, "%s:%d", c->listen, c->port);
