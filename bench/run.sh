@@ -35,3 +35,7 @@ section "storage: durable writes, plain SQLite loop vs the store's group commit 
 # ---------------------------------------------------------------------------
 section "load: 2,000 games in play, both seats acting, 1,000 spectator WebSockets (issue 7)"
 bench/load.sh
+
+# ---------------------------------------------------------------------------
+section "server: view reads vs nginx, durable attempts over HTTP vs the loop, memory (issue 3)"
+PHANTOMGO_BIN="$BIN" BENCH_SECONDS="$SECONDS_EACH" bench/server.sh
