@@ -1,13 +1,16 @@
 // `phantomgo healthcheck` against tiny node HTTP servers on free loopback
 // ports: the exit code is what Docker's HEALTHCHECK and monitors rely on
 // (0 for HTTP 200, 1 for anything else), so each way a server can answer, or
-// fail to, is one case here. The binary runs as a child process with
-// execFile, never spawnSync, so this process's servers keep answering.
+// fail to, is one case here; the last case checks it against the real
+// `phantomgo serve`. The binary runs as a child process with execFile, never
+// spawnSync, so this process's servers keep answering.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -137,4 +140,40 @@ test('bad arguments exit 1 (Docker reserves 2), --help exits 0', async () => {
   const help = await healthcheck(['--help']);
   assert.equal(help.code, 0);
   assert.match(help.stdout, /--url URL/);
+});
+
+// The real server on a free port and a temporary database: `listening`
+// resolves with its URL once it printed "listening on http://ADDR:PORT",
+// `exited` with its exit code.
+function startRealServer(dir) {
+  const child = spawn(bin, ['serve', '--port', '0', '--db', path.join(dir, 'pg.db'), '--root', repoRoot],
+    { stdio: ['ignore', 'pipe', 'inherit'] });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const listening = new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m) resolve(m[1]);
+    });
+    exited.then((code) => reject(new Error(`serve exited ${code} before listening: ${out}`)));
+  });
+  return { child, exited, listening };
+}
+
+test('the real server: healthy while it runs, unhealthy once it stopped', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pg-healthcheck-'));
+  const server = startRealServer(dir);
+  try {
+    const url = await server.listening;
+    const up = await healthcheck(['--url', `${url}/api/health`]);
+    assert.equal(up.code, 0, up.stderr);
+    server.child.kill('SIGTERM');
+    assert.equal(await server.exited, 0);
+    const down = await healthcheck(['--url', `${url}/api/health`]);
+    assert.equal(down.code, 1);
+  } finally {
+    server.child.kill('SIGKILL');
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });
