@@ -22,7 +22,9 @@ set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 
 image=localhost/phantomgo:check
+build_image=localhost/phantomgo-build:check
 smoke_image=localhost/phantomgo-smoke:check
+commit=$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 logs=build/docker
 size_budget_mb=120
 mkdir -p "$logs"
@@ -186,11 +188,21 @@ compose_has() {  # compose_has FILE REGEX: the normalized compose file matches
 }
 
 build_image() {
-    local commit
-    commit=$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
     timeout 900 podman build --isolation=chroot --format docker --layers \
         --build-arg PHANTOMGO_COMMIT="$commit" -f docker/Dockerfile -t "$image" . \
         >"$logs/build.log" 2>&1 || { log_tail "$logs/build.log"; return 1; }
+}
+
+# The layer cache of both stages stays (the next build reuses the apt
+# layers), but images that a newer build replaced would pile up with every
+# source change: tag the build stage too (a cached no-op build), so what is
+# still in use has a name, then drop the dangling rest. This machine's
+# podman storage serves this check only.
+drop_superseded_images() {
+    podman build --isolation=chroot --format docker --layers --target build \
+        --build-arg PHANTOMGO_COMMIT="$commit" -f docker/Dockerfile -t "$build_image" . \
+        >>"$logs/build.log" 2>&1 &&
+        podman image prune -f >>"$logs/build.log" 2>&1
 }
 
 inspect() { podman image inspect --format "$1" "$image" 2>/dev/null; }
@@ -268,12 +280,10 @@ base_how=''
 if ensure_base_images; then pass "debian:bookworm and bookworm-slim base images ($base_how)"
 else fail "debian:bookworm base images (see $logs/base.log)"; log_tail "$logs/base.log"; finish; fi
 
-old_id=$(inspect '{{.Id}}')
 t0=$SECONDS
 if build_image; then pass "image builds from docker/Dockerfile ($((SECONDS - t0)) s)"
 else fail "image builds from docker/Dockerfile (see $logs/build.log)"; finish; fi
-new_id=$(inspect '{{.Id}}')
-if [ -n "$old_id" ] && [ "$old_id" != "$new_id" ]; then podman rmi "$old_id" >/dev/null 2>&1; fi
+drop_superseded_images
 
 check "runs as the non-root user phantomgo" config_is '{{.Config.User}}' phantomgo
 check "declares VOLUME /data" config_is '{{range $k, $v := .Config.Volumes}}{{$k}} {{end}}' '/data '
