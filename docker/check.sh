@@ -10,10 +10,12 @@
 #     storage, pulled, or, when the registry cannot be reached, made locally
 #     with mmdebstrap (one minbase rootfs with the slim image's dpkg excludes,
 #     tagged as both) and kept in storage, so only the first run pays;
-#   - builds the image and checks its configuration and contents;
+#   - builds the image and checks its configuration and contents, keeping
+#     the layer cache but dropping images a newer build replaced;
 #   - builds docker/smoke.Dockerfile FROM it: the server starts there as the
 #     image's non-root user, passes its HEALTHCHECK, creates a game, writes
-#     /data/phantomgo.db, stops on SIGTERM and restarts on the same /data.
+#     /data/phantomgo.db, is backed up online, stops on SIGTERM and starts
+#     again on the restored backup (docker/smoke.sh).
 # Each check is one "ok"/"not ok" line; the last line is "N passed, N
 # failed". If podman cannot be installed or cannot work here, it says
 # "docker: skipped: <why>", prints "0 passed, 0 failed" and exits 0.
@@ -158,7 +160,7 @@ ensure_base_images() {
     if [ ${#missing[@]} -eq 0 ]; then base_how="already in podman's storage"; return 0; fi
     for tag in "${missing[@]}"; do
         podman image exists "$(debian_tag "$tag")" ||
-            timeout 180 podman pull --quiet "$(debian_tag "$tag")" >>"$logs/base.log" 2>&1 ||
+            timeout 60 podman pull --quiet "$(debian_tag "$tag")" >>"$logs/base.log" 2>&1 ||
             unpulled+=("$tag")
         base_usable "$tag" || unpulled+=("$tag")
     done
