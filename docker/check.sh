@@ -236,7 +236,7 @@ contents_ok() {
     for f in usr/bin/gcc usr/bin/cc usr/bin/make usr/include/sqlite3.h; do
         [ -e "$root/$f" ] && { echo "   /$f should not be in the runtime image"; ok=1; }
     done
-    [ "$(stat -c %u "$root/data")" = 10001 ] || { echo "   /data is not owned by uid 10001"; ok=1; }
+    [ "$(stat -c %u:%g "$root/data")" = 10001:10001 ] || { echo "   /data is not owned by 10001:10001"; ok=1; }
     podman image unmount "$image" >/dev/null 2>&1
     return $ok
 }
@@ -293,7 +293,7 @@ check "exposes 8080/tcp" config_is '{{range $k, $v := .Config.ExposedPorts}}{{$k
 check "stops with SIGTERM" config_is '{{.Config.StopSignal}}' SIGTERM
 check "HEALTHCHECK is 'phantomgo healthcheck'" config_is '{{json .HealthCheck.Test}}' '["CMD","phantomgo","healthcheck"]'
 check "database configured at /data/phantomgo.db" env_has PHANTOMGO_DB=/data/phantomgo.db
-check "contains the binary, web/, static/, schema.sql, no compiler; /data owned by the user" contents_ok
+check "contains the binary, web/, static/, schema.sql, no compiler; /data owned by 10001:10001" contents_ok
 check "image size at most $size_budget_mb MB" size_within_budget
 
 t0=$SECONDS
