@@ -27,10 +27,18 @@ CREATE TABLE games (
     invite_hash   BLOB    CHECK (invite_hash IS NULL OR length(invite_hash) = 32),
     invite_color  INTEGER NOT NULL DEFAULT 0 CHECK (invite_color IN (0, 1, 2)),
     -- The game offered as a rematch of this one (it may be created first).
-    rematch_id    TEXT
+    rematch_id    TEXT,
+    -- Version 2. The time control chosen at creation (docs/API.md).
+    time_control_json TEXT NOT NULL DEFAULT '{"type":"none"}' CHECK (json_valid(time_control_json)),
+    -- Listed in the open-games lobby (online games only).
+    public        INTEGER NOT NULL DEFAULT 0 CHECK (public IN (0, 1)),
+    -- When the clock started (both seats taken); NULL before. The clocks
+    -- are derived from this and the actions' at_ms.
+    started_at_ms INTEGER
 ) STRICT;
 
 CREATE INDEX games_by_mode ON games (mode, created_at_ms);
+CREATE INDEX games_public ON games (created_at_ms) WHERE public = 1;
 
 -- One row per accepted action; seq is the referee's event number (1, 2, ...).
 CREATE TABLE actions (
@@ -54,4 +62,4 @@ CREATE TABLE notes (
     PRIMARY KEY (game_id, color)
 ) STRICT, WITHOUT ROWID;
 
-PRAGMA user_version = 1;
+PRAGMA user_version = 2;

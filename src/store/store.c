@@ -19,7 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define STORE_SCHEMA_VERSION 1
+#define STORE_SCHEMA_VERSION 2
 #define STORE_BUSY_TIMEOUT_MS 5000
 #define STORE_SCHEMA_MAX_BYTES (1 << 20)
 
@@ -29,6 +29,16 @@
  * STORE_SCHEMA_VERSION elements: adding version 2 means inserting its step
  * before the NULL, bumping STORE_SCHEMA_VERSION and editing schema.sql. */
 static const char *const upgrades[] = {
+    /* 1 -> 2: time controls, the lobby, and the moment the clock started
+     * (for games of version 1, untimed: their creation once both seats
+     * were taken, so an abandoned old game can still be claimed). */
+    "ALTER TABLE games ADD COLUMN time_control_json TEXT NOT NULL DEFAULT '{\"type\":\"none\"}'"
+    "  CHECK (json_valid(time_control_json));"
+    "ALTER TABLE games ADD COLUMN public INTEGER NOT NULL DEFAULT 0 CHECK (public IN (0, 1));"
+    "ALTER TABLE games ADD COLUMN started_at_ms INTEGER;"
+    "UPDATE games SET started_at_ms = created_at_ms"
+    "  WHERE mode <> 'online' OR (black_hash IS NOT NULL AND white_hash IS NOT NULL);"
+    "CREATE INDEX games_public ON games (created_at_ms) WHERE public = 1;",
     NULL
 };
 _Static_assert(sizeof upgrades / sizeof upgrades[0] == STORE_SCHEMA_VERSION,

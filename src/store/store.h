@@ -54,9 +54,14 @@ typedef struct {
     uint8_t invite_hash[32];  /* SHA-256 of the one-time invite secret; all-zero = none/used */
     int     invite_color;     /* 1 black, 2 white, 0 none */
     char    rematch_id[24];   /* "" when none */
+    char   *time_control_json;/* owned: {"type":"none"} etc. (docs/API.md); NULL on
+                                 insert means untimed, {"type":"none"} */
+    int     is_public;        /* 1: listed in the open-games lobby */
+    int64_t started_at_ms;    /* when the clock started (both seats taken); 0: not yet */
 } store_game;
 
-/* Frees settings_json and options_json and sets them to NULL. */
+/* Frees settings_json, options_json and time_control_json and sets them
+ * to NULL. */
 void store_game_free_fields(store_game *g);
 
 typedef struct {
@@ -75,8 +80,10 @@ typedef struct {
  *                       options_json must be non-NULL ("{}" when empty).
  * store_append_action:  STORE_NOT_FOUND for an unknown game, STORE_CONFLICT
  *                       if (game, seq) exists.
- * store_claim_seat:     atomically sets seat `color`'s hash and clears the
- *                       invite. STORE_NOT_FOUND for an unknown game;
+ * store_claim_seat:     atomically sets seat `color`'s hash, clears the
+ *                       invite and, if it was not set yet, started_at_ms
+ *                       (the game's clock starts with its second player).
+ *                       STORE_NOT_FOUND for an unknown game;
  *                       STORE_CONFLICT if there is no invite any more, the
  *                       invite is for the other colour, or the seat is taken.
  * store_set_rematch:    STORE_NOT_FOUND for an unknown game; STORE_CONFLICT
@@ -88,7 +95,7 @@ typedef struct {
 int store_insert_game(store *st, const store_game *g);
 int store_append_action(store *st, const char *game_id, const store_action *a);
 int store_claim_seat(store *st, const char *game_id, int color,
-                     const uint8_t token_hash[32]);
+                     const uint8_t token_hash[32], int64_t started_at_ms);
 int store_set_rematch(store *st, const char *game_id, const char *rematch_id);
 int store_put_notes(store *st, const char *game_id, int color,
                     const char *ghosts_json);
@@ -105,10 +112,15 @@ int store_put_notes(store *st, const char *game_id, int color,
  *                   STORE_NOT_FOUND for an unknown game.
  * store_list_games: calls each(ctx, id) per game, oldest first; a non-zero
  *                   return from each stops the walk and is returned.
- *                   "all": every game. "computer_to_resume": games in
- *                   computer mode whose log does not end with a resign,
- *                   timeout or forfeit (games ended by two passes are
- *                   included: the caller replays and skips those). */
+ *                   "all": every game. The others list games whose log
+ *                   does not end with a resign, timeout or forfeit (games
+ *                   ended by two passes or a capture are included: the
+ *                   caller replays and skips those):
+ *                   "computer_to_resume": in computer mode;
+ *                   "clock_to_resume": with a time limit (any time control
+ *                   but {"type":"none"} without days_per_move) and a clock
+ *                   started;
+ *                   "public_to_list": public (lobby), newest first. */
 int store_load_game(store *st, const char *game_id, store_game *out_row,
                     store_action **out_actions, int *out_count);
 int store_get_notes(store *st, const char *game_id, int color,

@@ -23,6 +23,7 @@ enum write_stmt {
 /* Each reader connection's prepared statements, indexed by enum read_stmt. */
 enum read_stmt {
     RS_BEGIN, RS_COMMIT, RS_GAME, RS_ACTIONS, RS_NOTES, RS_LIST_ALL, RS_LIST_RESUME,
+    RS_LIST_CLOCKS, RS_LIST_PUBLIC,
     RS_COUNT
 };
 

@@ -17,7 +17,8 @@ const char *const store_read_sql[RS_COUNT] = {
     [RS_COMMIT] = "COMMIT",
     [RS_GAME] =
         "SELECT id, created_at_ms, mode, settings_json, options_json, black_hash, white_hash,"
-        " invite_hash, invite_color, rematch_id FROM games WHERE id = ?1",
+        " invite_hash, invite_color, rematch_id, time_control_json, public,"
+        " coalesce(started_at_ms, 0) FROM games WHERE id = ?1",
     [RS_ACTIONS] =
         "SELECT seq, kind, color, vertex, at_ms FROM actions WHERE game_id = ?1 ORDER BY seq",
     [RS_NOTES] =
@@ -28,6 +29,16 @@ const char *const store_read_sql[RS_COUNT] = {
         "SELECT g.id FROM games g WHERE g.mode = 'computer' AND coalesce("
         " (SELECT a.kind FROM actions a WHERE a.game_id = g.id ORDER BY a.seq DESC LIMIT 1), '')"
         " NOT IN ('resign', 'timeout', 'forfeit') ORDER BY g.created_at_ms, g.id",
+    [RS_LIST_CLOCKS] =
+        "SELECT g.id FROM games g WHERE g.started_at_ms IS NOT NULL"
+        " AND (json_extract(g.time_control_json, '$.type') <> 'none'"
+        "      OR json_extract(g.time_control_json, '$.days_per_move') IS NOT NULL)"
+        " AND coalesce((SELECT a.kind FROM actions a WHERE a.game_id = g.id ORDER BY a.seq DESC LIMIT 1), '')"
+        " NOT IN ('resign', 'timeout', 'forfeit') ORDER BY g.created_at_ms, g.id",
+    [RS_LIST_PUBLIC] =
+        "SELECT g.id FROM games g WHERE g.public = 1 AND coalesce("
+        " (SELECT a.kind FROM actions a WHERE a.game_id = g.id ORDER BY a.seq DESC LIMIT 1), '')"
+        " NOT IN ('resign', 'timeout', 'forfeit') ORDER BY g.created_at_ms DESC, g.id",
 };
 
 static store_reader *reader_acquire(store *st) {
@@ -79,7 +90,8 @@ void store_game_free_fields(store_game *g) {
         return;
     free(g->settings_json);
     free(g->options_json);
-    g->settings_json = g->options_json = NULL;
+    free(g->time_control_json);
+    g->settings_json = g->options_json = g->time_control_json = NULL;
 }
 
 static int read_game_row(store_reader *r, const char *game_id, store_game *out) {
@@ -98,7 +110,10 @@ static int read_game_row(store_reader *r, const char *game_id, store_game *out) 
         copy_hash(out->invite_hash, s, 7);
         out->invite_color = sqlite3_column_int(s, 8);
         copy_text(out->rematch_id, sizeof out->rematch_id, s, 9);
-        if (!out->settings_json || !out->options_json) {
+        out->time_control_json = dup_text(s, 10);
+        out->is_public = sqlite3_column_int(s, 11);
+        out->started_at_ms = sqlite3_column_int64(s, 12);
+        if (!out->settings_json || !out->options_json || !out->time_control_json) {
             store_game_free_fields(out);
             code = STORE_ERROR;
         }
@@ -216,6 +231,10 @@ int store_list_games(store *st, const char *where_kind,
         which = RS_LIST_ALL;
     else if (!strcmp(where_kind, "computer_to_resume"))
         which = RS_LIST_RESUME;
+    else if (!strcmp(where_kind, "clock_to_resume"))
+        which = RS_LIST_CLOCKS;
+    else if (!strcmp(where_kind, "public_to_list"))
+        which = RS_LIST_PUBLIC;
     else
         return STORE_ERROR;
     id_list list = { NULL, 0 };

@@ -26,7 +26,7 @@ struct write_req {
     union {
         const store_game   *game;
         const store_action *action;
-        struct { int color; const uint8_t *hash; } claim;
+        struct { int color; const uint8_t *hash; int64_t at_ms; } claim;
         const char         *rematch_id;
         struct { int color; const char *json; } notes;
     } u;
@@ -42,8 +42,10 @@ const char *const store_write_sql[WS_COUNT] = {
     [WS_ROLLBACK] = "ROLLBACK",
     [WS_INSERT_GAME] =
         "INSERT INTO games (id, created_at_ms, mode, settings_json, options_json,"
-        " black_hash, white_hash, invite_hash, invite_color, rematch_id)"
-        " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+        " black_hash, white_hash, invite_hash, invite_color, rematch_id,"
+        " time_control_json, public, started_at_ms)"
+        " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10,"
+        " coalesce(?11, '{\"type\":\"none\"}'), ?12, nullif(?13, 0))",
     [WS_APPEND] =
         "INSERT INTO actions (game_id, seq, kind, color, vertex, at_ms)"
         " VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
@@ -52,7 +54,8 @@ const char *const store_write_sql[WS_COUNT] = {
         "UPDATE games SET"
         " black_hash = CASE ?2 WHEN 1 THEN ?3 ELSE black_hash END,"
         " white_hash = CASE ?2 WHEN 2 THEN ?3 ELSE white_hash END,"
-        " invite_hash = NULL, invite_color = 0"
+        " invite_hash = NULL, invite_color = 0,"
+        " started_at_ms = coalesce(started_at_ms, ?4)"
         " WHERE id = ?1 AND invite_hash IS NOT NULL AND invite_color = ?2"
         " AND (CASE ?2 WHEN 1 THEN black_hash ELSE white_hash END) IS NULL",
     [WS_REMATCH] =
@@ -108,6 +111,10 @@ static int bind_request(sqlite3_stmt *s, const write_req *r) {
         rc |= bind_hash(s, 8, g->invite_hash);
         rc |= sqlite3_bind_int(s, 9, g->invite_color);
         rc |= bind_text_or_null(s, 10, g->rematch_id);
+        rc |= g->time_control_json ? sqlite3_bind_text(s, 11, g->time_control_json, -1, SQLITE_STATIC)
+                                   : sqlite3_bind_null(s, 11);
+        rc |= sqlite3_bind_int(s, 12, g->is_public ? 1 : 0);
+        rc |= sqlite3_bind_int64(s, 13, g->started_at_ms);
         break;
     }
     case W_APPEND: {
@@ -122,6 +129,7 @@ static int bind_request(sqlite3_stmt *s, const write_req *r) {
     case W_CLAIM:
         rc |= sqlite3_bind_int(s, 2, r->u.claim.color);
         rc |= sqlite3_bind_blob(s, 3, r->u.claim.hash, 32, SQLITE_STATIC);
+        rc |= sqlite3_bind_int64(s, 4, r->u.claim.at_ms);
         break;
     case W_REMATCH:
         rc |= sqlite3_bind_text(s, 2, r->u.rematch_id, -1, SQLITE_STATIC);
@@ -349,11 +357,13 @@ int store_append_action(store *st, const char *game_id, const store_action *a) {
     return submit(st, &r);
 }
 
-int store_claim_seat(store *st, const char *game_id, int color, const uint8_t token_hash[32]) {
-    if (!st || !game_id_ok(game_id) || !color_ok(color) || !token_hash || is_zero(token_hash, 32))
+int store_claim_seat(store *st, const char *game_id, int color, const uint8_t token_hash[32],
+                     int64_t started_at_ms) {
+    if (!st || !game_id_ok(game_id) || !color_ok(color) || !token_hash || is_zero(token_hash, 32) ||
+        started_at_ms <= 0)
         return STORE_ERROR;
     write_req r = { .kind = W_CLAIM, .game_id = game_id,
-                    .u.claim = { .color = color, .hash = token_hash } };
+                    .u.claim = { .color = color, .hash = token_hash, .at_ms = started_at_ms } };
     return submit(st, &r);
 }
 

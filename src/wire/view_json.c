@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "engine/vertex.h"
+#include "wire/clock_json.h"
 #include "wire/event_json.h"
 #include "wire/settings_json.h"
 
@@ -86,6 +87,14 @@ cJSON *view_json_game(const view_table *t, const game_settings *s) {
         return NULL;
     }
     cJSON_AddItemToObject(o, "settings", settings);
+    time_control untimed = time_control_none();
+    cJSON *tc = time_control_to_json(t->tc ? t->tc : &untimed);
+    if (!tc || !cJSON_AddBoolToObject(o, "public", t->public_game)) {
+        cJSON_Delete(tc);
+        cJSON_Delete(o);
+        return NULL;
+    }
+    cJSON_AddItemToObject(o, "time_control", tc);
     return o;
 }
 
@@ -95,7 +104,8 @@ static bool add_seats(cJSON *o, const view_table *t) {
     for (int c = BLACK; c <= WHITE; c++) {
         cJSON *seat = cJSON_AddObjectToObject(seats, view_json_color_name(c));
         if (!seat || !cJSON_AddBoolToObject(seat, "taken", t->seat_taken[c]) ||
-            !cJSON_AddBoolToObject(seat, "computer", t->seat_computer[c]))
+            !cJSON_AddBoolToObject(seat, "computer", t->seat_computer[c]) ||
+            !cJSON_AddBoolToObject(seat, "connected", t->seat_connected[c]))
             return false;
     }
     return true;
@@ -352,8 +362,11 @@ action_json_status view_json_parse_action(const cJSON *body, int size, int color
     if (!strcmp(k, "attempt")) out->kind = ACT_ATTEMPT;
     else if (!strcmp(k, "pass")) out->kind = ACT_PASS;
     else if (!strcmp(k, "resign")) out->kind = ACT_RESIGN;
-    else {
-        snprintf(err, errlen, "'action' must be \"attempt\", \"pass\" or \"resign\"");
+    else if (!strcmp(k, "claim")) {
+        out->kind = ACT_FORFEIT;
+        out->color = color_other(color);
+    } else {
+        snprintf(err, errlen, "'action' must be \"attempt\", \"pass\", \"resign\" or \"claim\"");
         return ACTION_JSON_BAD_REQUEST;
     }
     if (out->kind != ACT_ATTEMPT) {

@@ -17,6 +17,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "engine/clock.h"
 #include "engine/referee.h"
 #include "engine/view.h"
 
@@ -25,8 +26,11 @@ typedef struct view_table {
     const char *game_id;
     const char *mode;            /* "online" | "hotseat" | "computer" */
     const char *level;           /* computer level, or NULL */
+    const time_control *tc;      /* NULL: untimed ({"type":"none"}) */
+    bool public_game;            /* listed in the lobby */
     bool seat_taken[3];          /* indexed by BLACK, WHITE */
     bool seat_computer[3];
+    bool seat_connected[3];      /* a live connection (WebSocket) of that seat */
     const char *rematch_id;      /* NULL or "" when none */
 } view_table;
 
@@ -34,7 +38,8 @@ typedef struct view_table {
 const char *view_json_viewer_name(int v);
 const char *view_json_color_name(int color);
 
-/* {"id":..,"mode":..,"settings":{..}} (+ "level" for computer games). */
+/* {"id":..,"mode":..,"settings":{..},"time_control":{..},"public":..}
+ * (+ "level" for computer games). */
 cJSON *view_json_game(const view_table *t, const game_settings *s);
 
 /* One event object as the observation allows (docs/API.md, Events). */
@@ -49,7 +54,9 @@ char *view_json_render(const referee *r, viewer v, const view_table *t, size_t *
 cJSON *view_json_events_since(const referee *r, viewer v, int since);
 
 /* An action request {"seq":N,"action":"attempt","vertex":"D4"} (or
- * "pass", "resign") for a board of `size`, acted by `color`. */
+ * "pass", "resign", "claim") for a board of `size`, acted by `color`. A
+ * claim (the opponent abandoned the game) becomes ACT_FORFEIT of the
+ * opponent's colour; whether it is allowed is the games module's call. */
 typedef enum {
     ACTION_JSON_OK = 0,
     ACTION_JSON_BAD_REQUEST,     /* missing/unknown field, wrong type or value: err names it */

@@ -138,11 +138,11 @@ TEST(store_claim_seat_works_once) {
     g.invite_color = 2;
     CHECK_EQ_INT(store_insert_game(st, &g), STORE_OK);
 
-    CHECK_EQ_INT(store_claim_seat(st, "claimgame01", 1, HASH_B), STORE_CONFLICT);
-    CHECK_EQ_INT(store_claim_seat(st, "nosuchgame0", 2, HASH_B), STORE_NOT_FOUND);
-    CHECK_EQ_INT(store_claim_seat(st, "claimgame01", 2, ZERO), STORE_ERROR);
-    CHECK_EQ_INT(store_claim_seat(st, "claimgame01", 2, HASH_B), STORE_OK);
-    CHECK_EQ_INT(store_claim_seat(st, "claimgame01", 2, HASH_A), STORE_CONFLICT);
+    CHECK_EQ_INT(store_claim_seat(st, "claimgame01", 1, HASH_B, 1700000000500), STORE_CONFLICT);
+    CHECK_EQ_INT(store_claim_seat(st, "nosuchgame0", 2, HASH_B, 1700000000500), STORE_NOT_FOUND);
+    CHECK_EQ_INT(store_claim_seat(st, "claimgame01", 2, ZERO, 1700000000500), STORE_ERROR);
+    CHECK_EQ_INT(store_claim_seat(st, "claimgame01", 2, HASH_B, 1700000000500), STORE_OK);
+    CHECK_EQ_INT(store_claim_seat(st, "claimgame01", 2, HASH_A, 1700000000500), STORE_CONFLICT);
 
     store_game back;
     CHECK_EQ_INT(store_load_game(st, "claimgame01", &back, NULL, NULL), STORE_OK);
@@ -150,6 +150,7 @@ TEST(store_claim_seat_works_once) {
     CHECK(memcmp(back.seat_hash[1], HASH_B, 32) == 0);
     CHECK(memcmp(back.invite_hash, ZERO, 32) == 0);
     CHECK_EQ_INT(back.invite_color, 0);
+    CHECK_EQ_INT(back.started_at_ms, 1700000000500);     /* the clock starts with the claim */
     store_game_free_fields(&back);
     store_close(st);
     test_rmtree(dir);
@@ -281,5 +282,50 @@ TEST(store_survives_close_and_reopen) {
         CHECK_EQ_INT(store_append_action(st, "reopengame1", &a), round == 0 ? STORE_OK : STORE_CONFLICT);
         store_close(st);
     }
+    test_rmtree(dir);
+}
+
+TEST(store_time_control_public_and_clock_lists) {
+    char dir[256];
+    CHECK(test_tmpdir(dir, sizeof dir) == 0);
+    store *st = test_store_open(dir, "games.db");
+    if (!st) { CHECK(st != NULL); return; }
+    store_game timed = test_game("clockgame01", "hotseat");
+    timed.time_control_json = (char *)"{\"type\":\"absolute\",\"main\":600}";
+    timed.started_at_ms = 1700000000000;
+    store_game open = test_game("clockgame02", "online");
+    open.is_public = 1;
+    open.created_at_ms += 5;
+    store_game days = test_game("clockgame03", "computer");
+    days.time_control_json = (char *)"{\"type\":\"none\",\"days_per_move\":3}";
+    days.started_at_ms = 1700000000000;
+    days.is_public = 1;
+    store_game untimed = test_game("clockgame04", "hotseat");
+    untimed.started_at_ms = 1700000000000;
+    store_game *all[] = { &timed, &open, &days, &untimed };
+    for (int i = 0; i < 4; i++) CHECK_EQ_INT(store_insert_game(st, all[i]), STORE_OK);
+    store_action t = test_action(1, "timeout", 1, "");
+    CHECK_EQ_INT(store_append_action(st, "clockgame03", &t), STORE_OK);
+
+    store_game back;
+    CHECK_EQ_INT(store_load_game(st, "clockgame01", &back, NULL, NULL), STORE_OK);
+    CHECK_EQ_STR(back.time_control_json, "{\"type\":\"absolute\",\"main\":600}");
+    CHECK_EQ_INT(back.is_public, 0);
+    CHECK_EQ_INT(back.started_at_ms, 1700000000000);
+    store_game_free_fields(&back);
+    CHECK_EQ_INT(store_load_game(st, "clockgame02", &back, NULL, NULL), STORE_OK);
+    CHECK_EQ_STR(back.time_control_json, "{\"type\":\"none\"}");   /* NULL on insert: untimed */
+    CHECK_EQ_INT(back.is_public, 1);
+    CHECK_EQ_INT(back.started_at_ms, 0);
+    store_game_free_fields(&back);
+
+    struct id_seen clocks = { .count = 0 }, lobby = { .count = 0 };
+    CHECK_EQ_INT(store_list_games(st, "clock_to_resume", remember_id, &clocks), STORE_OK);
+    CHECK_EQ_INT(clocks.count, 1);                        /* 03 ended by timeout, 04 untimed */
+    CHECK_EQ_STR(clocks.ids[0], "clockgame01");
+    CHECK_EQ_INT(store_list_games(st, "public_to_list", remember_id, &lobby), STORE_OK);
+    CHECK_EQ_INT(lobby.count, 1);
+    CHECK_EQ_STR(lobby.ids[0], "clockgame02");
+    store_close(st);
     test_rmtree(dir);
 }
