@@ -17,6 +17,7 @@
 #include "engine/vertex.h"
 #include "server/games.h"
 #include "server/strbuf.h"
+#include "wire/clock_json.h"
 #include "wire/qr_svg.h"
 #include "wire/settings_json.h"
 #include "wire/view_json.h"
@@ -39,6 +40,9 @@ static const status_error errors[] = {
     { GAMES_BAD_INVITE,    403, "bad_invite",      "The invite secret is wrong." },
     { GAMES_NOT_OVER,      409, "game_not_over",   "A rematch needs a finished game." },
     { GAMES_NO_BOT,        501, "not_implemented", "The computer player is not available yet." },
+    { GAMES_TOO_EARLY,     409, "too_early",       "The game cannot be claimed: your opponent is not to move, or is "
+                                                   "still within the time limit." },
+    { GAMES_NOT_PUBLIC,    403, "not_public",      "This game is not open to everyone: it needs its invite." },
 };
 
 static void send_status(http_request *rq, games_status st) {
@@ -166,8 +170,26 @@ static bool read_choice(http_request *rq, const cJSON *o, const char *field, con
     return false;
 }
 
+/* "time_control" (default untimed) and "public" (online games only). */
+static bool read_clock_and_lobby(http_request *rq, const cJSON *o, game_new *req) {
+    const cJSON *tc = cJSON_GetObjectItemCaseSensitive(o, "time_control");
+    const cJSON *pub = cJSON_GetObjectItemCaseSensitive(o, "public");
+    char err[160];
+    req->tc = time_control_none();
+    if (tc && !time_control_from_json(tc, &req->tc, err, sizeof err)) {
+        http_send_error(rq, 400, "bad_request", err);
+        return false;
+    }
+    if (pub && (!cJSON_IsBool(pub) || (cJSON_IsTrue(pub) && req->mode != MODE_ONLINE))) {
+        http_send_error(rq, 400, "bad_request", "'public' must be true or false, and true only for online games.");
+        return false;
+    }
+    req->public_game = cJSON_IsTrue(pub);
+    return true;
+}
+
 static bool read_new_game(http_request *rq, const cJSON *o, game_new *req) {
-    static const char *const known[] = { "mode", "color", "level", "settings", NULL };
+    static const char *const known[] = { "mode", "color", "level", "settings", "time_control", "public", NULL };
     static const char *const modes[] = { "online", "hotseat", "computer", NULL };
     static const char *const colors[] = { "black", "white", "random", NULL };
     static const char *const levels[] = { "easy", "medium", "strong", NULL };
@@ -178,6 +200,7 @@ static bool read_new_game(http_request *rq, const cJSON *o, game_new *req) {
         !read_choice(rq, o, "level", levels, "medium", &req->level))
         return false;
     req->mode = !strcmp(mode, "online") ? MODE_ONLINE : !strcmp(mode, "hotseat") ? MODE_HOTSEAT : MODE_COMPUTER;
+    if (!read_clock_and_lobby(rq, o, req)) return false;
     const cJSON *settings = cJSON_GetObjectItemCaseSensitive(o, "settings");
     char err[160];
     if (!settings) req->settings = settings_default();
@@ -205,6 +228,8 @@ static cJSON *created_json(http_request *rq, game *g, const game_created *c) {
     t.game_id = c->id;
     t.mode = game_mode_name(game_get_mode(g));
     t.level = game_level(g);
+    t.tc = game_get_time_control(g);
+    t.public_game = game_is_public(g);
     cJSON *o = cJSON_CreateObject(), *seats = cJSON_CreateArray(), *links = cJSON_CreateObject();
     cJSON *game_obj = view_json_game(&t, game_get_settings(g));
     if (!o || !seats || !links || !game_obj) {
@@ -304,6 +329,13 @@ static void read_events(http_request *rq, game *g) {
     send_owned_json(rq, 200, text, len);
 }
 
+/* {"color":..,"token":..}: a seat just taken. */
+static void send_seat(http_request *rq, int color, const char *token) {
+    char body[160];
+    int n = snprintf(body, sizeof body, "{\"color\":\"%s\",\"token\":\"%s\"}", view_json_color_name(color), token);
+    http_send_json(rq, 200, body, (size_t)n);
+}
+
 static void claim_seat(http_request *rq, game *g) {
     static const char *const known[] = { "invite", NULL };
     cJSON *o = body_object(rq);
@@ -325,9 +357,16 @@ static void claim_seat(http_request *rq, game *g) {
         send_status(rq, st);
         return;
     }
-    char body[160];
-    int n = snprintf(body, sizeof body, "{\"color\":\"%s\",\"token\":\"%s\"}", view_json_color_name(color), token);
-    http_send_json(rq, 200, body, (size_t)n);
+    send_seat(rq, color, token);
+}
+
+/* POST /api/v1/games/{id}/join: the free seat of a public game (the lobby). */
+static void join_seat(http_request *rq, game *g) {
+    int color = 0;
+    char token[SECRET_TEXT_LEN + 1];
+    games_status st = game_join(g, &color, token);
+    if (st != GAMES_OK) send_status(rq, st);
+    else send_seat(rq, color, token);
 }
 
 static void act(http_request *rq, game *g) {
@@ -463,6 +502,7 @@ typedef struct endpoint { const char *name; game_handler run; const char *method
 static const endpoint endpoints[] = {
     { "", read_view, "GET" },
     { "claim", claim_seat, "POST" },
+    { "join", join_seat, "POST" },
     { "actions", act, "POST" },
     { "events", read_events, "GET" },
     { "notes", notes, "GET PUT" },
@@ -500,6 +540,41 @@ static void game_route(http_request *rq, const char *rest) {
     game_release(g);
 }
 
+/* GET /api/v1/lobby: the open games and the games in progress. */
+static void lobby(http_request *rq) {
+    if (!allow(rq, "GET")) return;
+    size_t len;
+    char *text = games_lobby_json(rq->srv->gm, "{", &len);
+    send_owned_json(rq, 200, text, len);
+}
+
+/* POST /api/v1/test/clock {"advance_ms":N}: exists only under --test-clock. */
+static void test_clock(http_request *rq) {
+    static const char *const known[] = { "advance_ms", NULL };
+    if (!rq->srv->cfg.test_clock) {
+        http_send_error(rq, 404, "not_found", "No such endpoint.");
+        return;
+    }
+    if (!allow(rq, "POST")) return;
+    cJSON *o = body_object(rq);
+    if (!o || !fields_known(rq, o, known)) {
+        cJSON_Delete(o);
+        return;
+    }
+    const cJSON *ms = cJSON_GetObjectItemCaseSensitive(o, "advance_ms");
+    bool ok = cJSON_IsNumber(ms) && ms->valuedouble >= 0 && ms->valuedouble <= 1e12 &&
+              ms->valuedouble == (double)(int64_t)ms->valuedouble;
+    int64_t advance = ok ? (int64_t)ms->valuedouble : 0;
+    cJSON_Delete(o);
+    if (!ok || !games_advance_clock(rq->srv->gm, advance)) {
+        http_send_error(rq, 400, "bad_request", "'advance_ms' must be a whole number of milliseconds from 0.");
+        return;
+    }
+    char body[64];
+    int n = snprintf(body, sizeof body, "{\"now_ms\":%lld}", (long long)games_now_ms(rq->srv->gm));
+    http_send_json(rq, 200, body, (size_t)n);
+}
+
 void api_handle(http_request *rq) {
     const char *p = rq->path;
     if (strncmp(p, API_PREFIX, sizeof API_PREFIX - 1) != 0) {
@@ -509,6 +584,8 @@ void api_handle(http_request *rq) {
     p += sizeof API_PREFIX - 1;
     if (!strcmp(p, "games")) create_game(rq);
     else if (!strcmp(p, "qr")) qr_code(rq);
+    else if (!strcmp(p, "lobby")) lobby(rq);
+    else if (!strcmp(p, "test/clock")) test_clock(rq);
     else if (!strncmp(p, "games/", 6)) game_route(rq, p + 6);
     else http_send_error(rq, 404, "not_found", "No such endpoint.");
 }

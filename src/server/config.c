@@ -49,6 +49,12 @@ static const option_spec options[] = {
     BOOL("trust-proxy", "PHANTOMGO_TRUST_PROXY", trust_proxy,
          "behind a reverse proxy on this host: the client address is the last\n"
          "                          X-Forwarded-For entry of requests from loopback"),
+    INT("abandon-after", "PHANTOMGO_ABANDON_AFTER", abandon_after, 10, 30 * 86400, "SECONDS",
+        "an untimed game may be claimed by the waiting player when the player\n"
+        "                          to move has been silent this long (default 600)"),
+    BOOL("test-clock", "PHANTOMGO_TEST_CLOCK", test_clock,
+         "FOR TESTS ONLY: POST /api/v1/test/clock moves the server's clock\n"
+         "                          forward; refused unless --listen is a loopback address"),
 };
 enum { N_OPTIONS = sizeof options / sizeof options[0] };
 
@@ -62,6 +68,7 @@ static void set_defaults(server_config *cfg) {
     strcpy(cfg->root, ".");
     cfg->rate_limit = 30;
     cfg->create_limit = 30;
+    cfg->abandon_after = 600;
 }
 
 static bool parse_bool(const char *s, bool *out) {
@@ -164,6 +171,10 @@ static bool check_base_url(const server_config *cfg, char *err, size_t errlen) {
     return true;
 }
 
+static bool loopback_address(const char *a) {
+    return !strncmp(a, "127.", 4) || !strcmp(a, "::1") || !strcmp(a, "localhost");
+}
+
 config_status config_load(server_config *cfg, int argc, char **argv, char *err, size_t errlen) {
     set_defaults(cfg);
     if (!load_env(cfg, err, errlen)) return CONFIG_ERROR;
@@ -174,6 +185,10 @@ config_status config_load(server_config *cfg, int argc, char **argv, char *err, 
     while (n > 0 && cfg->base_url[n - 1] == '/') cfg->base_url[--n] = '\0';
     if (!cfg->db[0] || !cfg->root[0] || !cfg->listen[0]) {
         snprintf(err, errlen, "--db, --root and --listen may not be empty");
+        return CONFIG_ERROR;
+    }
+    if (cfg->test_clock && !loopback_address(cfg->listen)) {
+        snprintf(err, errlen, "--test-clock is for tests only and needs --listen on a loopback address");
         return CONFIG_ERROR;
     }
     return CONFIG_OK;

@@ -23,6 +23,8 @@ typedef struct server_config {
     int rate_limit;             /* API requests per second per address; 0 = off */
     int create_limit;           /* games created per minute per address; 0 = off */
     bool trust_proxy;           /* take the client address from X-Forwarded-For */
+    int abandon_after;          /* seconds before an untimed game may be claimed */
+    bool test_clock;            /* TESTS ONLY: POST /api/v1/test/clock moves time */
 } server_config;
 
 typedef enum { CONFIG_OK = 0, CONFIG_HELP, CONFIG_ERROR } config_status;

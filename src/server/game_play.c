@@ -3,7 +3,9 @@
  *
  * Each viewer's view JSON is cached until the game next changes, so the
  * reads that dominate (page loads, polling, one push per watcher per move)
- * cost a copy, not a replay of the observations. */
+ * cost a copy, not a replay of the observations. The clock, which changes
+ * every millisecond, is not cached: it is folded from the action times and
+ * added to each copy as it leaves (games_clock.c). */
 #include "server/games_internal.h"
 
 #include <stdio.h>
@@ -14,12 +16,6 @@
 #include "server/metrics.h"
 #include "server/strbuf.h"
 #include "wire/sgf.h"
-
-static int64_t wall_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 void game_invalidate(game *g) {
     for (int v = 0; v < VIEWERS; v++) {
@@ -33,6 +29,7 @@ void game_changed(game *g) {
     pthread_mutex_lock(&g->watch_lock);
     for (games_watcher *w = g->watchers; w; w = w->next) w->notify(w);
     pthread_mutex_unlock(&g->watch_lock);
+    games_lobby_update(g);
     games_bot_consider(g);
 }
 
@@ -78,8 +75,10 @@ static char *copy_bytes(const char *src, size_t len) {
 
 char *game_view_json(game *g, viewer v, size_t *len) {
     pthread_mutex_lock(&g->lock);
-    const char *text = cached_view(g, v, len);
-    char *copy = copy_bytes(text, *len);
+    size_t vlen;
+    const char *text = cached_view(g, v, &vlen);
+    char *copy = game_with_clock(g, g->ref, referee_event_count(g->ref), games_now_ms(g->owner),
+                                 text, vlen, len);
     pthread_mutex_unlock(&g->lock);
     return copy;
 }
@@ -89,16 +88,19 @@ char *game_events_json(game *g, viewer v, int since, const char *prefix, int *se
     strbuf_init(&sb);
     pthread_mutex_lock(&g->lock);
     size_t vlen;
-    const char *vtext = cached_view(g, v, &vlen);
+    int n = referee_event_count(g->ref);
+    const char *cached = cached_view(g, v, &vlen);
+    char *vtext = game_with_clock(g, g->ref, n, games_now_ms(g->owner), cached, vlen, &vlen);
     cJSON *events = view_json_events_since(g->ref, v, since);
     char *etext = events ? cJSON_PrintUnformatted(events) : NULL;
-    if (seq_out) *seq_out = referee_event_count(g->ref);
+    if (seq_out) *seq_out = n;
     if (vtext && etext) {
         strbuf_printf(&sb, "%s\"events\":%s,\"view\":", prefix, etext);
         strbuf_append(&sb, vtext, vlen);
         strbuf_puts(&sb, "}");
     }
     pthread_mutex_unlock(&g->lock);
+    free(vtext);
     cJSON_Delete(events);
     cJSON_free(etext);
     if (!vtext || !etext) {
@@ -117,11 +119,13 @@ char *game_answer_text(game *g, const referee *r, int color, int seq, size_t *le
     char *vtext = NULL;
     if (etext && r == g->ref) {
         const char *cached = cached_view(g, (viewer)color, &vlen);
-        vtext = copy_bytes(cached, vlen);
+        vtext = game_with_clock(g, r, seq, g->at_ms[seq - 1], cached, vlen, &vlen);
     } else if (etext) {
         view_table t;
         game_table(g, &t);
-        vtext = view_json_render(r, (viewer)color, &t, &vlen);
+        char *past = view_json_render(r, (viewer)color, &t, &vlen);
+        vtext = past ? game_with_clock(g, r, seq, g->at_ms[seq - 1], past, vlen, &vlen) : NULL;
+        free(past);
     }
     strbuf sb;
     strbuf_init(&sb);
@@ -189,18 +193,30 @@ static metrics_move metric_of(const ref_event *ev) {
     }
 }
 
-/* Commits the event the referee just produced; on failure the referee goes
- * back to the log before it. Game lock held. */
-static games_status commit_event(game *g, const action *a, const ref_event *ev) {
+/* Room for one more event time; false when out of memory. */
+static bool reserve_time(game *g) {
+    if (g->n_at < g->cap_at) return true;
+    int cap = g->cap_at ? g->cap_at * 2 : 64;
+    int64_t *bigger = realloc(g->at_ms, (size_t)cap * sizeof *bigger);
+    if (!bigger) return false;
+    g->at_ms = bigger;
+    g->cap_at = cap;
+    return true;
+}
+
+games_status game_commit_event(game *g, const action *a, const ref_event *ev, int64_t at_ms) {
     store_action sa;
     memset(&sa, 0, sizeof sa);
     sa.seq = ev->seq;
     snprintf(sa.kind, sizeof sa.kind, "%s", store_kind(a->kind));
     sa.color = a->color;
     if (a->kind == ACT_ATTEMPT) vertex_format(a->point, referee_settings(g->ref)->size, sa.vertex);
-    sa.at_ms = wall_ms();
-    int rc = store_append_action(g->owner->st, g->id, &sa);
-    if (rc == STORE_OK) return GAMES_OK;
+    sa.at_ms = at_ms;
+    int rc = reserve_time(g) ? store_append_action(g->owner->st, g->id, &sa) : STORE_ERROR;
+    if (rc == STORE_OK) {
+        g->at_ms[g->n_at++] = at_ms;
+        return GAMES_OK;
+    }
     referee *before = referee_replay(g->ref, ev->seq - 1);
     if (!before) abort();        /* cannot happen short of memory: the log replayed before */
     referee_free(g->ref);
@@ -210,7 +226,9 @@ static games_status commit_event(game *g, const action *a, const ref_event *ev) 
 }
 
 /* Game lock held. The order of the checks is the API's: a retry first, then
- * the game's end, the sequence number, and the referee's own refusals. */
+ * the clock (a side out of time loses before anything else is judged), the
+ * game's end, the sequence number, a claim's limit, and the referee's own
+ * refusals. */
 static games_status act_locked(game *g, int color, int seq, const action *a, char **answer, size_t *len) {
     seat_answer *last = &g->last[color];
     if (last->seq && seq == last->seq && same_action(a, &last->act)) {
@@ -218,17 +236,24 @@ static games_status act_locked(game *g, int color, int seq, const action *a, cha
         *len = last->len;
         return *answer ? GAMES_OK : GAMES_ERROR;
     }
+    int64_t now = games_now_ms(g->owner);
+    if (game_enforce_clock(g, now) < 0) return GAMES_UNAVAILABLE;
     if (referee_result(g->ref).over) return GAMES_GAME_OVER;
     if (seq != referee_event_count(g->ref) + 1) return GAMES_STALE_SEQ;
+    if (a->kind == ACT_FORFEIT) {
+        games_status allowed = a->color == color_other(color) ? game_claim_allowed(g, color, now) : GAMES_TOO_EARLY;
+        if (allowed != GAMES_OK) return allowed;
+    }
     const ref_event *ev;
     refusal why = referee_apply(g->ref, *a, &ev);
     if (why != REFUSE_NONE) return from_refusal(why);
     metrics_move kind = metric_of(ev);
-    games_status st = commit_event(g, a, ev);
+    games_status st = game_commit_event(g, a, ev, now);
     if (st != GAMES_OK) return st;
     metrics_move_played(kind);
     game_invalidate(g);
     atomic_store(&g->over, referee_result(g->ref).over);
+    game_clock_rearm(g);
     char *text = game_answer_text(g, g->ref, color, seq, len);
     if (!text) return GAMES_ERROR;      /* stored: the next read shows it */
     free(last->text);
@@ -255,20 +280,32 @@ games_status game_act(game *g, int color, int seq, const action *a, char **answe
 
 /* ---- seats --------------------------------------------------------------- */
 
-static games_status claim_locked(game *g, const uint8_t invite_hash[SECRET_HASH_LEN], int *color,
-                                 char token[SECRET_TEXT_LEN + 1]) {
-    if (secrets_hash_is_zero(g->row.invite_hash) || g->row.invite_color == 0) return GAMES_SEAT_TAKEN;
-    if (!secrets_hash_equal(invite_hash, g->row.invite_hash)) return GAMES_BAD_INVITE;
-    int c = g->row.invite_color;
-    uint8_t h[SECRET_HASH_LEN];
-    if (!secrets_new_token(token) || !secrets_hash(token, strlen(token), h)) return GAMES_ERROR;
-    int rc = store_claim_seat(g->owner->st, g->id, c, h);
-    if (rc == STORE_CONFLICT) return GAMES_SEAT_TAKEN;
-    if (rc != STORE_OK) return rc == STORE_UNAVAILABLE ? GAMES_UNAVAILABLE : GAMES_ERROR;
+/* Seat `c` taken with token hash h (stored already): the invite is used
+ * and the clock starts at `now` if it had not. Game lock held. */
+static void seat_taken(game *g, int c, const uint8_t h[SECRET_HASH_LEN], int64_t now) {
     memcpy(g->row.seat_hash[c - 1], h, SECRET_HASH_LEN);
     memset(g->row.invite_hash, 0, SECRET_HASH_LEN);
     g->row.invite_color = 0;
+    if (!g->row.started_at_ms) g->row.started_at_ms = now;
     game_invalidate(g);
+    game_clock_rearm(g);
+}
+
+/* Takes the invited seat; with invite_hash NULL (a public game's join) no
+ * secret is needed. Game lock held. */
+static games_status claim_locked(game *g, const uint8_t *invite_hash, int *color,
+                                 char token[SECRET_TEXT_LEN + 1]) {
+    if (!invite_hash && !g->row.is_public) return GAMES_NOT_PUBLIC;
+    if (secrets_hash_is_zero(g->row.invite_hash) || g->row.invite_color == 0) return GAMES_SEAT_TAKEN;
+    if (invite_hash && !secrets_hash_equal(invite_hash, g->row.invite_hash)) return GAMES_BAD_INVITE;
+    int c = g->row.invite_color;
+    uint8_t h[SECRET_HASH_LEN];
+    if (!secrets_new_token(token) || !secrets_hash(token, strlen(token), h)) return GAMES_ERROR;
+    int64_t now = games_now_ms(g->owner);
+    int rc = store_claim_seat(g->owner->st, g->id, c, h, now);
+    if (rc == STORE_CONFLICT) return GAMES_SEAT_TAKEN;
+    if (rc != STORE_OK) return rc == STORE_UNAVAILABLE ? GAMES_UNAVAILABLE : GAMES_ERROR;
+    seat_taken(g, c, h, now);
     *color = c;
     return GAMES_OK;
 }
@@ -284,6 +321,25 @@ games_status game_claim(game *g, const char *invite, int *color, char token[SECR
     return st;
 }
 
+games_status game_join(game *g, int *color, char token[SECRET_TEXT_LEN + 1]) {
+    token[0] = '\0';
+    pthread_mutex_lock(&g->lock);
+    games_status st = claim_locked(g, NULL, color, token);
+    pthread_mutex_unlock(&g->lock);
+    if (st == GAMES_OK) game_changed(g);
+    return st;
+}
+
+void game_presence(game *g, int color, int delta) {
+    if (color != BLACK && color != WHITE) return;
+    int before = atomic_fetch_add(&g->presence[color], delta);
+    if ((before > 0) == (before + delta > 0)) return;
+    pthread_mutex_lock(&g->lock);
+    game_invalidate(g);
+    pthread_mutex_unlock(&g->lock);
+    game_changed(g);
+}
+
 /* ---- rematch ------------------------------------------------------------- */
 
 /* Game lock of g held: creates the rematch and records it in g. */
@@ -292,6 +348,7 @@ static games_status rematch_create(games *gm, game *g, int color, game_created *
     memset(&req, 0, sizeof req);
     req.mode = g->mode;
     req.settings = *referee_settings(g->ref);
+    req.tc = g->tc;
     req.creator_color = color_other(color);
     req.level = g->level;
     games_status st = games_create(gm, &req, out);
@@ -310,20 +367,18 @@ static games_status rematch_join(games *gm, const char *id, int color, game_crea
     if (st != GAMES_OK) return st;
     int seat = color_other(color);
     uint8_t h[SECRET_HASH_LEN];
+    int64_t now = games_now_ms(gm);
     pthread_mutex_lock(&ng->lock);
     st = GAMES_SEAT_TAKEN;
     if (secrets_hash_is_zero(ng->row.seat_hash[seat - 1]) && ng->row.invite_color == seat) {
         int rc = secrets_new_token(out->token[seat]) &&
                  secrets_hash(out->token[seat], strlen(out->token[seat]), h)
-                     ? store_claim_seat(gm->st, ng->id, seat, h) : STORE_ERROR;
+                     ? store_claim_seat(gm->st, ng->id, seat, h, now) : STORE_ERROR;
         st = rc == STORE_OK ? GAMES_OK : rc == STORE_CONFLICT ? GAMES_SEAT_TAKEN
            : rc == STORE_UNAVAILABLE ? GAMES_UNAVAILABLE : GAMES_ERROR;
     }
     if (st == GAMES_OK) {
-        memcpy(ng->row.seat_hash[seat - 1], h, SECRET_HASH_LEN);
-        memset(ng->row.invite_hash, 0, SECRET_HASH_LEN);
-        ng->row.invite_color = 0;
-        game_invalidate(ng);
+        seat_taken(ng, seat, h, now);
         snprintf(out->id, sizeof out->id, "%s", ng->id);
     } else {
         out->token[seat][0] = '\0';

@@ -18,6 +18,7 @@
 
 #include "engine/vertex.h"
 #include "server/metrics.h"
+#include "wire/clock_json.h"
 #include "wire/settings_json.h"
 
 enum { SWEEP_EVERY_MS = 60 * 1000, IDLE_DROP_MS = 10 * 60 * 1000, CREATE_ATTEMPTS = 4 };
@@ -25,12 +26,6 @@ enum { SWEEP_EVERY_MS = 60 * 1000, IDLE_DROP_MS = 10 * 60 * 1000, CREATE_ATTEMPT
 int64_t games_clock_ms(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-static int64_t wall_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
@@ -50,15 +45,20 @@ const char *game_id(const game *g) { return g->id; }
 game_mode game_get_mode(const game *g) { return g->mode; }
 const game_settings *game_get_settings(const game *g) { return referee_settings(g->ref); }
 const char *game_level(const game *g) { return g->mode == MODE_COMPUTER ? g->level : NULL; }
+const time_control *game_get_time_control(const game *g) { return &g->tc; }
+bool game_is_public(const game *g) { return g->row.is_public; }
 
 void game_table(const game *g, view_table *t) {
     memset(t, 0, sizeof *t);
     t->game_id = g->id;
     t->mode = game_mode_name(g->mode);
     t->level = game_level(g);
+    t->tc = &g->tc;
+    t->public_game = g->row.is_public;
     for (int c = BLACK; c <= WHITE; c++) {
         t->seat_computer[c] = c == g->computer_color;
         t->seat_taken[c] = t->seat_computer[c] || !secrets_hash_is_zero(g->row.seat_hash[c - 1]);
+        t->seat_connected[c] = t->seat_computer[c] || atomic_load(&g->presence[c]) > 0;
     }
     t->rematch_id = g->row.rematch_id;
 }
@@ -99,6 +99,7 @@ static game *registry_find(games *gm, const char *id) {
 static void game_free(game *g) {
     if (!g) return;
     referee_free(g->ref);
+    free(g->at_ms);
     store_game_free_fields(&g->row);
     for (int c = 0; c < 3; c++) free(g->last[c].text);
     for (int v = 0; v < VIEWERS; v++) free(g->view_text[v]);
@@ -191,13 +192,21 @@ int games_open(games **out, store *st, char *err, size_t errlen) {
     pthread_mutex_init(&gm->lock, NULL);
     pthread_mutex_init(&gm->bot_lock, NULL);
     pthread_cond_init(&gm->bot_cond, NULL);
+    games_lobby_init(gm);
+    if (!games_clock_start(gm)) {
+        snprintf(err, errlen, "cannot start the clock thread");
+        games_close(gm);
+        return GAMES_ERROR;
+    }
     *out = gm;
     return GAMES_OK;
 }
 
 void games_close(games *gm) {
     if (!gm) return;
+    games_clock_stop(gm);
     games_bot_stop(gm);
+    games_lobby_free(gm);
     for (size_t i = 0; i < gm->nbuckets; i++) free_list(gm->buckets[i]);
     free(gm->buckets);
     pthread_mutex_destroy(&gm->lock);
@@ -231,6 +240,7 @@ static game *game_alloc(games *gm, const char *id) {
     atomic_init(&g->over, false);
     atomic_init(&g->n_watchers, 0);
     atomic_init(&g->bot_queued, false);
+    for (int c = 0; c < 3; c++) atomic_init(&g->presence[c], 0);
     return g;
 }
 
@@ -271,7 +281,12 @@ static bool action_from_store(const store_action *sa, int size, action *out) {
 /* Replays the stored log; every action must be accepted with its seq. */
 static bool replay_log(game *g, const store_action *acts, int n) {
     int size = referee_settings(g->ref)->size;
+    g->at_ms = malloc((size_t)(n > 0 ? n : 1) * sizeof *g->at_ms);
+    if (!g->at_ms) return false;
+    g->cap_at = n > 0 ? n : 1;
     for (int i = 0; i < n; i++) {
+        g->at_ms[i] = acts[i].at_ms;
+        g->n_at = i + 1;
         action a;
         const ref_event *ev;
         if (acts[i].seq != i + 1 || !action_from_store(&acts[i], size, &a) ||
@@ -281,16 +296,24 @@ static bool replay_log(game *g, const store_action *acts, int n) {
     return true;
 }
 
+/* The seat whose request an action was: a claim (forfeit) is the
+ * opponent's request, a timeout nobody's (0). */
+static int requester_of(const action *a) {
+    if (a->kind == ACT_TIMEOUT) return 0;
+    return a->kind == ACT_FORFEIT ? color_other(a->color) : a->color;
+}
+
 /* Each seat's last answer, so a retry after a restart still gets it. */
 static bool rebuild_answers(game *g) {
     int n = referee_event_count(g->ref);
     for (int seq = n; seq >= 1; seq--) {
         const action *a = referee_action(g->ref, seq);
-        seat_answer *sa = &g->last[a->color];
-        if (sa->seq) continue;
+        int seat = requester_of(a);
+        seat_answer *sa = &g->last[seat];
+        if (!seat || sa->seq) continue;
         referee *then = seq == n ? g->ref : referee_replay(g->ref, seq);
         if (!then) return false;
-        sa->text = game_answer_text(g, then, a->color, seq, &sa->len);
+        sa->text = game_answer_text(g, then, seat, seq, &sa->len);
         if (then != g->ref) referee_free(then);
         if (!sa->text) return false;
         sa->seq = seq;
@@ -321,8 +344,9 @@ static games_status load_game(games *gm, const char *id, game **out) {
         return rc == STORE_NOT_FOUND ? GAMES_NOT_FOUND : rc == STORE_UNAVAILABLE ? GAMES_UNAVAILABLE : GAMES_ERROR;
     }
     game_settings s;
-    char err[128];
+    char err[160];
     bool ok = settings_parse_json(g->row.settings_json, &s, err, sizeof err) && read_options(g) &&
+              time_control_parse_json(g->row.time_control_json, &g->tc, err, sizeof err) &&
               (g->ref = referee_new(&s)) != NULL && replay_log(g, acts, n) && rebuild_answers(g);
     free(acts);
     if (!ok) {
@@ -331,6 +355,7 @@ static games_status load_game(games *gm, const char *id, game **out) {
         return GAMES_ERROR;
     }
     atomic_store(&g->over, referee_result(g->ref).over);
+    game_clock_rearm(g);
     *out = g;
     return GAMES_OK;
 }
@@ -359,6 +384,7 @@ games_status games_get(games *gm, const char *id, game **out) {
     games_status st = load_game(gm, id, &g);
     if (st != GAMES_OK) return st;
     *out = registry_insert(gm, g);
+    games_lobby_update(*out);
     return GAMES_OK;
 }
 
@@ -379,15 +405,23 @@ static char *options_json(const game_new *req) {
     return text;
 }
 
-/* The row of a new game and the secrets it hands out. */
-static bool fill_row(store_game *row, const game_new *req, game_created *out) {
-    cJSON *settings = settings_to_json(&req->settings);
-    row->settings_json = settings ? cJSON_PrintUnformatted(settings) : NULL;
-    cJSON_Delete(settings);
+static char *json_text(cJSON *o) {
+    char *text = o ? cJSON_PrintUnformatted(o) : NULL;
+    cJSON_Delete(o);
+    return text;
+}
+
+/* The row of a new game and the secrets it hands out. Its clock starts now
+ * unless an online game waits for its second player. */
+static bool fill_row(store_game *row, const game_new *req, int64_t now, game_created *out) {
+    row->settings_json = json_text(settings_to_json(&req->settings));
     row->options_json = options_json(req);
-    if (!row->settings_json || !row->options_json) return false;
+    row->time_control_json = json_text(time_control_to_json(&req->tc));
+    if (!row->settings_json || !row->options_json || !row->time_control_json) return false;
     snprintf(row->mode, sizeof row->mode, "%s", game_mode_name(req->mode));
-    row->created_at_ms = wall_ms();
+    row->created_at_ms = now;
+    row->started_at_ms = req->mode == MODE_ONLINE ? 0 : now;
+    row->is_public = req->mode == MODE_ONLINE && req->public_game;
     if (req->mode == MODE_HOTSEAT)
         return new_seat(row, BLACK, out->token[BLACK]) && new_seat(row, WHITE, out->token[WHITE]);
     if (!new_seat(row, req->creator_color, out->token[req->creator_color])) return false;
@@ -404,7 +438,9 @@ games_status games_create(games *gm, const game_new *req, game_created *out) {
         game *g = NULL;
         if (!secrets_new_game_id(out->id) || !(g = game_alloc(gm, out->id))) return GAMES_ERROR;
         snprintf(g->row.id, sizeof g->row.id, "%s", out->id);
-        if (!fill_row(&g->row, req, out) || !read_options(g) || !(g->ref = referee_new(&req->settings))) {
+        g->tc = req->tc;
+        if (!fill_row(&g->row, req, games_now_ms(gm), out) || !read_options(g) ||
+            !(g->ref = referee_new(&req->settings))) {
             game_free(g);
             return GAMES_ERROR;
         }
@@ -418,7 +454,9 @@ games_status games_create(games *gm, const game_new *req, game_created *out) {
             return rc == STORE_UNAVAILABLE ? GAMES_UNAVAILABLE : GAMES_ERROR;
         }
         metrics_game_created();
+        game_clock_rearm(g);
         g = registry_insert(gm, g);
+        games_lobby_update(g);
         games_bot_consider(g);
         game_release(g);
         return GAMES_OK;

@@ -29,6 +29,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "engine/clock.h"
 #include "engine/referee.h"
 #include "engine/view.h"
 #include "server/secrets.h"
@@ -51,7 +52,9 @@ typedef enum {
     GAMES_SEAT_TAKEN,       /* no free seat / invite used */
     GAMES_BAD_INVITE,       /* wrong invite secret */
     GAMES_NOT_OVER,         /* rematch of a game in progress */
-    GAMES_NO_BOT            /* computer mode without a computer player */
+    GAMES_NO_BOT,           /* computer mode without a computer player */
+    GAMES_TOO_EARLY,        /* a claim before the opponent's limit passed */
+    GAMES_NOT_PUBLIC        /* joining a game that is not in the lobby */
 } games_status;
 
 typedef enum { MODE_ONLINE = 0, MODE_HOTSEAT, MODE_COMPUTER } game_mode;
@@ -70,6 +73,7 @@ typedef struct bot_request {
     const observation *obs;
     int n_obs;
     uint64_t seed;              /* fresh per request */
+    int64_t think_ms;           /* the most its clock allows for this decision; 0: no limit */
 } bot_request;
 
 typedef struct games_bot {
@@ -84,10 +88,27 @@ typedef struct games_bot {
 
 /* ---- the registry -------------------------------------------------------- */
 
+/* Opens the registry and starts its clock thread, which ends games whose
+ * side to move ran out of time (an ACT_TIMEOUT, announced like any event). */
 int games_open(games **out, store *st, char *err, size_t errlen);
-/* Stops the computer's workers (waiting for moves being thought), frees
- * every game. No other call may be in flight. */
+/* Stops the clock thread and the computer's workers (waiting for moves
+ * being thought), frees every game. No other call may be in flight. */
 void games_close(games *gm);
+
+/* abandon_after_s: how long the side to move of an untimed game may stay
+ * silent before the opponent may claim the game (default 600). test_clock:
+ * games_advance_clock may move the server's clock (tests only). Call
+ * before serving. */
+void games_set_options(games *gm, int abandon_after_s, bool test_clock);
+/* Loads the stored games whose clock runs (so they time out on time after
+ * a restart) and the public games of the lobby. Call once, before serving. */
+void games_resume(games *gm);
+
+/* The server's clock: milliseconds since the epoch (plus the test offset).
+ * Stored action times, clocks and deadlines all read it. */
+int64_t games_now_ms(games *gm);
+/* Moves the clock forward by ms (tests only): false unless test_clock. */
+bool games_advance_clock(games *gm, int64_t ms);
 
 /* Enables computer mode: starts the workers and queues every stored game
  * where the computer is to move. Call once, before serving. */
@@ -105,6 +126,8 @@ void game_release(game *g);
 typedef struct game_new {
     game_mode mode;
     game_settings settings;
+    time_control tc;
+    bool public_game;           /* online: listed in the lobby */
     int creator_color;          /* BLACK or WHITE (online, computer) */
     const char *level;          /* computer: "easy" | "medium" | "strong" */
 } game_new;
@@ -124,19 +147,37 @@ const char *game_id(const game *g);
 game_mode game_get_mode(const game *g);
 const game_settings *game_get_settings(const game *g);
 const char *game_level(const game *g);      /* NULL unless computer mode */
+const time_control *game_get_time_control(const game *g);
+bool game_is_public(const game *g);
 
 /* The seat (BLACK/WHITE) whose token this is, or 0. Both seats are always
  * compared, in constant time. */
 int game_seat_of(game *g, const char *token);
 
-/* Claims the invited seat with its one-time secret: *color and token. */
+/* Claims the invited seat with its one-time secret: *color and token. The
+ * game's clock starts with its second player. */
 games_status game_claim(game *g, const char *invite, int *color, char token[SECRET_TEXT_LEN + 1]);
+/* Takes the free seat of a public game without the invite (the lobby):
+ * GAMES_NOT_PUBLIC for a game that is not public, GAMES_SEAT_TAKEN when no
+ * seat is free. */
+games_status game_join(game *g, int *color, char token[SECRET_TEXT_LEN + 1]);
+
+/* A live connection of seat `color` opened (+1) or closed (-1). A seat is
+ * "connected" while it has one; each change of that is told to watchers. */
+void game_presence(game *g, int color, int delta);
 
 /* Acts for seat `color` with request sequence number seq. GAMES_OK: *answer
- * is {"event":..,"view":..} (malloc'd) as that seat sees it. */
+ * is {"event":..,"view":..} (malloc'd) as that seat sees it.
+ *
+ * The clock is checked first: if the side to move has run out of time, its
+ * timeout is appended (and the action then meets GAMES_GAME_OVER). An
+ * ACT_FORFEIT of the opponent is a claim of an abandoned game: allowed only
+ * when the opponent is to move in an untimed game (no days per move) and
+ * has been for abandon_after_s, else GAMES_TOO_EARLY (timed games end by
+ * their clock). */
 games_status game_act(game *g, int color, int seq, const action *a, char **answer, size_t *len);
 
-/* The view of viewer v as JSON (malloc'd). */
+/* The view of viewer v as JSON (malloc'd), with the clock as of now. */
 char *game_view_json(game *g, viewer v, size_t *len);
 
 /* "<prefix>"events":[seq > since],"view":{..}}" for viewer v (malloc'd);
@@ -171,5 +212,17 @@ typedef struct games_watcher {
 void game_watch(game *g, games_watcher *w);
 /* After it returns, w is never notified again. */
 void game_unwatch(game *g, games_watcher *w);
+
+/* ---- the lobby ----------------------------------------------------------- */
+
+/* "<prefix>"open":[..],"playing":[..]}" (malloc'd): the public games with a
+ * free seat, newest first, and those in progress (docs/API.md, Lobby);
+ * prefix is "{" for GET /api/v1/lobby and "{\"type\":\"lobby\"," for the
+ * WebSocket. */
+char *games_lobby_json(games *gm, const char *prefix, size_t *len);
+/* Watchers of the lobby, notified (same rules as a game's) when a public
+ * game appears, loses its free seat or ends. */
+void games_lobby_watch(games *gm, games_watcher *w);
+void games_lobby_unwatch(games *gm, games_watcher *w);
 
 #endif

@@ -18,11 +18,14 @@
 
 enum { REFUSALS_BEFORE_PASS = 3 };
 
-/* The computer's view and observations of g, or false if it is not the
- * computer's turn. Game lock held. */
-static bool snapshot(game *g, view *vw, observation **obs, int *n) {
+/* The computer's view and observations of g and how long its clock lets
+ * it think, or false if it is not the computer's turn. Game lock held. */
+static bool snapshot(game *g, view *vw, observation **obs, int *n, int64_t *think_ms) {
     int c = g->computer_color;
     if (!c || referee_result(g->ref).over || referee_to_move(g->ref) != c) return false;
+    game_clock clock;
+    game_clock_fold(g, g->ref, referee_event_count(g->ref), &clock);
+    *think_ms = clock_think_budget_ms(&clock, games_now_ms(g->owner));
     *n = referee_event_count(g->ref);
     *obs = malloc(sizeof **obs * (size_t)(*n > 0 ? *n : 1));
     if (!*obs) return false;
@@ -45,13 +48,14 @@ static void think_and_play(games *gm, game *g, uint64_t seed) {
     view *vw = malloc(sizeof *vw);
     observation *obs = NULL;
     int n = 0;
+    int64_t think_ms = 0;
     char level[sizeof g->level];
     pthread_mutex_lock(&g->lock);
-    bool turn = vw && snapshot(g, vw, &obs, &n);
+    bool turn = vw && snapshot(g, vw, &obs, &n, &think_ms);
     snprintf(level, sizeof level, "%s", g->level);
     pthread_mutex_unlock(&g->lock);
     for (int tries = 0; turn; tries++) {
-        bot_request rq = { g->id, level, vw->viewer, vw, obs, n, seed + (uint64_t)tries };
+        bot_request rq = { g->id, level, vw->viewer, vw, obs, n, seed + (uint64_t)tries, think_ms };
         action a;
         memset(&a, 0, sizeof a);
         bool chosen = tries < REFUSALS_BEFORE_PASS && gm->bot.choose(gm->bot.ctx, &rq, &a);

@@ -1,5 +1,6 @@
 /* games_computer: plugs the computer player (src/bot) into the games
- * module's hook, so a `computer` game's seat is played by the bot.
+ * module's hook, so a `computer` game's seat is played by the bot. Its
+ * time per decision is also capped by what its clock allows (think_ms).
  *
  * The games workers call computer_choose off the HTTP threads with the
  * computer seat's observations only (the visibility filter's output); this
@@ -25,6 +26,8 @@ static bool computer_choose(void *ctx, const bot_request *rq, action *out) {
         return false;
     if (cc->test_playouts > 0)
         cfg = (bot_config){ cfg.kind, cc->test_playouts, 0 };
+    if (rq->think_ms > 0 && (cfg.time_ms == 0 || cfg.time_ms > rq->think_ms))
+        cfg.time_ms = (int)rq->think_ms;
     bot_memory *m = malloc(sizeof *m);
     if (!m)
         return false;

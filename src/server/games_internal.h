@@ -3,9 +3,16 @@
  * rematches, views; games_bot.c: the computer player's workers). Nothing
  * outside src/server/games*.c and game_play.c includes it.
  *
+ * (games_clock.c: the server's clock, each game's clock folded from its
+ * action times, timeouts and the deadline thread; games_lobby.c: the index
+ * of public games.)
+ *
  * Locks, in the only order they may nest: a game's lock, then the
- * registry's lock or the bot queue's lock (both leaves). A game's watcher
- * lock is taken alone. Fields read without the game lock are atomics. */
+ * registry's lock, the bot queue's lock, the deadline list's lock or the
+ * lobby's lock (leaves; the lobby's may take the registry's to reference
+ * or release a game). A game's watcher lock is taken alone, as is the
+ * lobby's watcher lock. Fields read without the game lock are atomics or
+ * set once before the game is shared (is_public). */
 #ifndef PG_SERVER_GAMES_INTERNAL_H
 #define PG_SERVER_GAMES_INTERNAL_H
 
@@ -38,13 +45,17 @@ struct game {
     atomic_bool over;
     atomic_int n_watchers;
     atomic_bool bot_queued;
+    atomic_int presence[3];      /* live connections of [BLACK], [WHITE] */
 
     /* Game lock. */
     store_game row;
     game_mode mode;
     char level[16];
     int computer_color;          /* 0 unless computer mode */
+    time_control tc;
     referee *ref;
+    int64_t *at_ms;              /* when each event was accepted: at_ms[seq - 1] */
+    int n_at, cap_at;
     seat_answer last[3];         /* [BLACK], [WHITE] */
     char *view_text[VIEWERS];    /* cached JSON of each viewer's view; NULL = stale */
     size_t view_len[VIEWERS];
@@ -71,10 +82,28 @@ struct games {
     game **queue;                /* ring of referenced games to think about */
     size_t q_head, q_len, q_cap;
     bool stopping;
+
+    /* The clock (games_clock.c). */
+    atomic_llong clock_offset_ms;    /* added to the wall clock (tests only) */
+    bool test_clock;
+    int64_t abandon_ms;
+    pthread_t timer;
+    bool timer_running, timer_stopping;
+    pthread_mutex_t timer_lock;
+    pthread_cond_t timer_cond;       /* on CLOCK_MONOTONIC */
+    struct deadline *deadlines;      /* games whose side to move can run out */
+    size_t n_deadlines, cap_deadlines;
+
+    /* The lobby (games_lobby.c). */
+    pthread_mutex_t lobby_lock;
+    struct lobby_entry *lobby;       /* referenced public games in play */
+    size_t n_lobby, cap_lobby;
+    pthread_mutex_t lobby_watch_lock;
+    games_watcher *lobby_watchers;
 };
 
 /* games.c */
-int64_t games_clock_ms(void);
+int64_t games_clock_ms(void);   /* monotonic: the registry's idle sweep */
 void game_table(const game *g, view_table *t);
 /* A new referee with the first `upto` actions of r replayed (NULL: out of memory). */
 referee *referee_replay(const referee *r, int upto);
@@ -88,6 +117,39 @@ void game_changed(game *g);
 /* The answer {"event":..,"view":..} of seat color to event seq, rendered
  * from referee r (the game's own, or a replay up to seq). */
 char *game_answer_text(game *g, const referee *r, int color, int seq, size_t *len);
+
+/* Commits the event the referee just produced for action a, stamped at
+ * at_ms; on failure the referee goes back to the log before it. Game lock
+ * held. */
+games_status game_commit_event(game *g, const action *a, const ref_event *ev, int64_t at_ms);
+
+/* games_clock.c */
+bool games_clock_start(games *gm);
+void games_clock_stop(games *gm);
+/* The clock of g after its first `upto` events of referee r (g's own or a
+ * replay of it). Game lock held. */
+void game_clock_fold(const game *g, const referee *r, int upto, game_clock *out);
+/* Appends the timeout of the side to move if it has run out at now: 1 if
+ * it did, 0 if nothing was due, -1 if the timeout could not be stored
+ * (nothing changed). Game lock held. */
+int game_enforce_clock(game *g, int64_t now);
+/* GAMES_OK if seat `claimer` may claim g as abandoned at now, else
+ * GAMES_TOO_EARLY. Game lock held. */
+games_status game_claim_allowed(game *g, int claimer, int64_t now);
+/* Records (or, for a finished or unlimited game, drops) g's deadline for
+ * the clock thread. Game lock held (or g not yet shared). */
+void game_clock_rearm(game *g);
+/* view_text ("{...}") with ,"clock":{..} added for the clock after `upto`
+ * events read at `now` (malloc'd; NULL when out of memory). Game lock held. */
+char *game_with_clock(const game *g, const referee *r, int upto, int64_t now,
+                      const char *view_text, size_t len, size_t *out_len);
+
+/* games_lobby.c */
+void games_lobby_init(games *gm);
+/* Frees the index (releasing its games). */
+void games_lobby_free(games *gm);
+/* Adds, updates or removes public game g after a change. No lock held. */
+void games_lobby_update(game *g);
 
 /* games_bot.c */
 /* Queues g if the computer is to move there (takes a reference). */

@@ -32,13 +32,15 @@
 
 enum { HELLO_TIMEOUT_MS = 10000, MESSAGE_MAX = 4096, WRITER_STACK = 256 * 1024 };
 #define SOCKET_PREFIX "/api/v1/games/"
+#define LOBBY_PATH "/api/v1/lobby/ws"
 
 typedef struct hub_conn {
     games_watcher watcher;      /* first: the notify callback finds the conn from it */
     hub *hb;
     struct mg_connection *conn;
     int fd;                     /* -1 if not found */
-    game *g;                    /* referenced */
+    game *g;                    /* referenced; NULL for the lobby */
+    bool lobby;                 /* a lobby socket: watches the lobby, not a game */
     bool refused;               /* over the limit: closed at once */
 
     pthread_mutex_t lock;       /* the fields below */
@@ -88,7 +90,7 @@ static bool socket_path_id(const char *path, char id[24]) {
 
 bool hub_is_socket_path(const char *path) {
     char id[24];
-    return socket_path_id(path, id);
+    return socket_path_id(path, id) || !strcmp(path, LOBBY_PATH);
 }
 
 /* ---- the socket's descriptor -------------------------------------------- */
@@ -217,9 +219,10 @@ static void *writer_main(void *arg) {
         viewer who = hc->who;
         int since = hc->sent_seq;
         pthread_mutex_unlock(&hc->lock);
-        int seq;
+        int seq = since;
         size_t len;
-        char *frame = game_events_json(hc->g, who, since, "{\"type\":\"update\",", &seq, &len);
+        char *frame = hc->lobby ? games_lobby_json(hc->hb->srv->gm, "{\"type\":\"lobby\",", &len)
+                                : game_events_json(hc->g, who, since, "{\"type\":\"update\",", &seq, &len);
         bool ok = frame && send_text(hc, frame, len);
         free(frame);
         if (!ok) {
@@ -248,7 +251,9 @@ static int on_connect(const struct mg_connection *cconn, void *cbdata) {
     char id[24];
     game *g = NULL;
     const struct mg_request_info *ri = mg_get_request_info(conn);
-    games_status st = socket_path_id(ri->local_uri, id) ? games_get(hb->srv->gm, id, &g) : GAMES_NOT_FOUND;
+    bool lobby = !strcmp(ri->local_uri, LOBBY_PATH);
+    games_status st = lobby ? GAMES_OK : socket_path_id(ri->local_uri, id) ? games_get(hb->srv->gm, id, &g)
+                                                                           : GAMES_NOT_FOUND;
     if (st != GAMES_OK) {
         if (st == GAMES_NOT_FOUND) refuse_upgrade(conn, hb, 404, "not_found", "No such game.");
         else refuse_upgrade(conn, hb, 503, "unavailable", "The game cannot be loaded now.");
@@ -263,6 +268,7 @@ static int on_connect(const struct mg_connection *cconn, void *cbdata) {
     hc->hb = hb;
     hc->conn = conn;
     hc->g = g;
+    hc->lobby = lobby;
     hc->fd = -1;
     hc->watcher.notify = on_game_changed;
     pthread_mutex_init(&hc->lock, NULL);
@@ -329,7 +335,7 @@ static bool parse_hello(hub_conn *hc, const char *data, size_t len, const char *
               (!since || (cJSON_IsNumber(since) && since->valuedouble >= 0 && since->valuedouble <= 1e9 &&
                           since->valuedouble == (double)(int)since->valuedouble));
     int seat = 0;
-    if (ok && cJSON_IsString(token)) {
+    if (ok && cJSON_IsString(token) && !hc->lobby) {
         seat = game_seat_of(hc->g, token->valuestring);
         if (!seat) {
             ok = false;
@@ -366,7 +372,12 @@ static int on_data(struct mg_connection *conn, int bits, char *data, size_t len,
                    len > MESSAGE_MAX ? "The message is too large." : msg);
         return 0;
     }
+    if (hc->lobby) {
+        games_lobby_watch(hc->hb->srv->gm, &hc->watcher);
+        return 1;
+    }
     game_watch(hc->g, &hc->watcher);
+    game_presence(hc->g, (int)hc->who, +1);
     return 1;
 }
 
@@ -387,7 +398,11 @@ static void on_close(const struct mg_connection *conn, void *cbdata) {
     hc->closing = true;
     pthread_cond_signal(&hc->wake);
     pthread_mutex_unlock(&hc->lock);
-    if (watching) game_unwatch(hc->g, &hc->watcher);
+    if (watching && hc->lobby) games_lobby_unwatch(hb->srv->gm, &hc->watcher);
+    if (watching && !hc->lobby) {
+        game_unwatch(hc->g, &hc->watcher);
+        game_presence(hc->g, (int)hc->who, -1);
+    }
     if (hc->writer_started) {
         cut(hc);                                 /* a writer blocked on a full socket returns */
         pthread_join(hc->writer, NULL);
@@ -404,6 +419,7 @@ void hub_connection_closed(const struct mg_connection *conn) {
 
 void hub_attach(hub *hb, struct mg_context *mg) {
     mg_set_websocket_handler(mg, "/api/v1/games", on_connect, on_ready, on_data, on_close, hb);
+    mg_set_websocket_handler(mg, LOBBY_PATH, on_connect, on_ready, on_data, on_close, hb);
 }
 
 void hub_shutdown(hub *hb) {

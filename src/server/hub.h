@@ -1,5 +1,8 @@
 /* hub: live updates over WebSocket, one socket per viewer per game
- * (GET /api/v1/games/{id}/ws, protocol in docs/API.md).
+ * (GET /api/v1/games/{id}/ws, protocol in docs/API.md), and sockets on the
+ * open-games lobby (GET /api/v1/lobby/ws), which get the whole lobby after
+ * their hello and again after each change of it. A seat's open sockets
+ * make it "connected" in its game's view (game_presence).
  *
  * Each socket watches its game (games_watcher) and has its own writer
  * thread: a change only marks the socket "due" and wakes that thread,
@@ -37,7 +40,8 @@ void hub_connection_closed(const struct mg_connection *conn);
 
 long hub_open_count(hub *hb);
 
-/* Is this the path of a game's WebSocket (/api/v1/games/{id}/ws)? */
+/* Is this the path of a game's WebSocket (/api/v1/games/{id}/ws) or the
+ * lobby's (/api/v1/lobby/ws)? */
 bool hub_is_socket_path(const char *path);
 
 #endif

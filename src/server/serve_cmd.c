@@ -63,6 +63,9 @@ static bool open_parts(server_ctx *srv, char *err, size_t errlen) {
     }
     if (store_open(&srv->st, c->db, schema, err, errlen) != STORE_OK) return false;
     if (games_open(&srv->gm, srv->st, err, errlen) != GAMES_OK) return false;
+    games_set_options(srv->gm, c->abandon_after, c->test_clock);
+    if (c->test_clock) fprintf(stderr, "phantomgo: warning: --test-clock: anyone here can move the clock\n");
+    games_resume(srv->gm);
     if (!games_enable_computer(srv->gm)) {
         snprintf(err, errlen, "cannot start the computer player's threads");
         return false;
