@@ -3,7 +3,7 @@
 # docker/Dockerfile builds an image that works, on a machine where no Docker
 # engine runs. It uses podman instead (`podman build --isolation=chroot
 # --format docker`, which needs no daemon and no container runtime), and:
-#   - installs what it needs (podman, mmdebstrap, docker-compose) with apt;
+#   - installs what it needs (podman, mmdebstrap, docker-compose, runc) with apt;
 #   - lints both Dockerfiles (npm dockerfile-utils) and validates both
 #     compose files (`docker-compose config`, no engine needed);
 #   - gets the debian:bookworm(-slim) base images: already in podman's
@@ -15,7 +15,10 @@
 #   - builds docker/smoke.Dockerfile FROM it: the server starts there as the
 #     image's non-root user, passes its HEALTHCHECK, creates a game, writes
 #     /data/phantomgo.db, is backed up online, stops on SIGTERM and starts
-#     again on the restored backup (docker/smoke.sh).
+#     again on the restored backup (docker/smoke.sh);
+#   - where podman can also run containers, runs the image as `docker run`
+#     would and checks what only an engine shows (ENTRYPOINT and CMD, the
+#     HEALTHCHECK, a named volume, SIGTERM to PID 1).
 # Each check is one "ok"/"not ok" line; the last line is "N passed, N
 # failed". If podman cannot be installed or cannot work here, it says
 # "docker: skipped: <why>", prints "0 passed, 0 failed" and exits 0.
@@ -51,6 +54,7 @@ install_tools() {
     command -v podman >/dev/null || missing+=(podman)
     command -v mmdebstrap >/dev/null || missing+=(mmdebstrap)
     command -v docker-compose >/dev/null || missing+=(docker-compose)
+    command -v runc >/dev/null || missing+=(runc)
     [ ${#missing[@]} -eq 0 ] && return 0
     if [ "$(id -u)" != 0 ]; then
         skip "${missing[*]} not installed, and installing needs root"
@@ -260,6 +264,76 @@ run_smoke_stage() {
     return $rc
 }
 
+# ---- a real container, where podman can run one ---------------------------
+# runc with explicit ulimits (crun refuses this machine's hybrid cgroups, and
+# podman's default ulimits exceed its hard limits), on the host's network:
+# the server listens on loopback only, on a free port.
+
+container=phantomgo-check
+volume=phantomgo-check-data
+run_opts=(--network host --ulimit nofile=4096:4096 --ulimit nproc=8192:8192)
+
+free_port() {
+    node -e "const s = require('net').createServer().listen(0, '127.0.0.1',
+             () => { console.log(s.address().port); s.close(); })"
+}
+
+remove_container() {
+    podman rm -f "$container" >/dev/null 2>&1
+    podman volume rm -f "$volume" >/dev/null 2>&1
+}
+
+# True once the engine's own HEALTHCHECK run passes (10 s at most).
+becomes_healthy() {
+    local tries=0
+    until podman healthcheck run "$container" >>"$logs/run.log" 2>&1; do
+        tries=$((tries + 1))
+        [ $tries -lt 100 ] || { podman logs "$container" 2>&1 | tail -n 5 | sed 's/^/   | /'; return 1; }
+        sleep 0.1
+    done
+}
+
+volume_owned_by_server() {
+    local owner
+    owner=$(podman exec "$container" stat -c %u:%g /data 2>>"$logs/run.log")
+    [ "$owner" = 10001:10001 ] || { echo "   /data in the volume is owned by '$owner'"; return 1; }
+}
+
+# `docker stop`: SIGTERM to PID 1, SIGKILL after 20 s; true on exit status 0.
+stops_cleanly() {
+    local t0 code
+    t0=$(date +%s%N)
+    podman stop -t 20 "$container" >>"$logs/run.log" 2>&1 || return 1
+    code=$(podman inspect --format '{{.State.ExitCode}}' "$container")
+    echo "   stopped in $(( ($(date +%s%N) - t0) / 1000000 )) ms with exit status $code"
+    [ "$code" = 0 ]
+}
+
+run_container_checks() {
+    local port
+    : >"$logs/run.log"
+    remove_container
+    if ! podman --runtime runc run --rm "${run_opts[@]}" --entrypoint true "$image" \
+            >>"$logs/run.log" 2>&1; then
+        echo "docker: container checks skipped: podman cannot run a container here:" \
+             "$(grep -m 1 -i error "$logs/run.log")"
+        return 0
+    fi
+    check "\`docker run IMAGE --version\` answers through the ENTRYPOINT" \
+        eval "podman --runtime runc run --rm ${run_opts[*]} $image --version 2>>$logs/run.log | grep '^phantomgo ' >/dev/null"
+    port=$(free_port)
+    if ! podman --runtime runc run -d --name "$container" "${run_opts[@]}" \
+            -e PHANTOMGO_LISTEN=127.0.0.1 -e PHANTOMGO_PORT="$port" -v "$volume:/data" "$image" \
+            >>"$logs/run.log" 2>&1; then
+        fail "the image runs as a container (see $logs/run.log)"; remove_container; return
+    fi
+    check "started with the default CMD (serve), the engine's HEALTHCHECK turns healthy" becomes_healthy
+    check "a named volume mounted at /data belongs to 10001:10001" volume_owned_by_server
+    check "the database lives in the volume" podman exec "$container" test -s /data/phantomgo.db
+    check "docker stop (SIGTERM to PID 1) ends it with exit status 0" stops_cleanly
+    remove_container
+}
+
 # ---- main ------------------------------------------------------------------
 
 install_tools
@@ -299,5 +373,7 @@ check "image size at most $size_budget_mb MB" size_within_budget
 t0=$SECONDS
 if run_smoke_stage; then pass "smoke stage passes ($((SECONDS - t0)) s)"
 else fail "smoke stage passes (see $logs/smoke.log)"; fi
+
+run_container_checks
 
 finish
