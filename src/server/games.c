@@ -43,7 +43,7 @@ static bool mode_from_name(const char *s, game_mode *out) {
 
 const char *game_id(const game *g) { return g->id; }
 game_mode game_get_mode(const game *g) { return g->mode; }
-const game_settings *game_get_settings(const game *g) { return referee_settings(g->ref); }
+const game_settings *game_get_settings(const game *g) { return &g->settings; }
 const char *game_level(const game *g) { return g->mode == MODE_COMPUTER ? g->level : NULL; }
 const time_control *game_get_time_control(const game *g) { return &g->tc; }
 bool game_is_public(const game *g) { return g->row.is_public; }
@@ -354,6 +354,7 @@ static games_status load_game(games *gm, const char *id, game **out) {
         game_free(g);
         return GAMES_ERROR;
     }
+    g->settings = s;
     atomic_store(&g->over, referee_result(g->ref).over);
     game_clock_rearm(g);
     *out = g;
@@ -439,6 +440,7 @@ games_status games_create(games *gm, const game_new *req, game_created *out) {
         if (!secrets_new_game_id(out->id) || !(g = game_alloc(gm, out->id))) return GAMES_ERROR;
         snprintf(g->row.id, sizeof g->row.id, "%s", out->id);
         g->tc = req->tc;
+        g->settings = req->settings;
         if (!fill_row(&g->row, req, games_now_ms(gm), out) || !read_options(g) ||
             !(g->ref = referee_new(&req->settings))) {
             game_free(g);

@@ -47,6 +47,10 @@ struct game {
     atomic_bool bot_queued;
     atomic_int presence[3];      /* live connections of [BLACK], [WHITE] */
 
+    /* Set once before the game is shared: read anywhere (the referee
+     * pointer is not: a failed commit replaces it under the lock). */
+    game_settings settings;
+
     /* Game lock. */
     store_game row;
     game_mode mode;
