@@ -15,11 +15,13 @@
 # Both load generators get one thread (wrk -t1, loadgen's single epoll
 # loop) so the server and nginx get the same share of the two cores.
 #
-#   BENCH_SECONDS (5)   VIEW_CONNS (32)   MEM_GAMES (2000)   MEM_SOCKETS (500)
+#   BENCH_SECONDS (5)   VIEW_ROUNDS (3)   VIEW_CONNS (32)   MEM_GAMES (2000)
+#   MEM_SOCKETS (500)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 seconds=${BENCH_SECONDS:-5}
+rounds=${VIEW_ROUNDS:-3}
 view_conns=${VIEW_CONNS:-32}
 mem_games=${MEM_GAMES:-2000}
 mem_sockets=${MEM_SOCKETS:-500}
@@ -85,10 +87,18 @@ for _ in $(seq 50); do [ -s "$work/nginx.pid" ] && break; sleep 0.1; done
 curl_bytes=$(node -e "fetch('http://127.0.0.1:$nginx_port/view.json').then(r => r.text()).then(t => console.log(t.length))")
 [ "$curl_bytes" = "$view_bytes" ] || { echo "server bench: nginx does not serve the file"; cat "$work/nginx.err"; exit 1; }
 
+# The machine is shared: the two servers take turns, several times, and each
+# keeps its best run, so a burst of someone else's work hurts neither more.
+view_rate=0 nginx_rate=0
+best() { awk -v a="$1" -v b="$2" 'BEGIN { print (b > a ? b : a) }'; }
 wrk -t1 -c"$view_conns" -d1s -H "Authorization: Bearer $token" "$url/api/v1/games/$game" >/dev/null
-view_rate=$(wrk -t1 -c"$view_conns" -d"${seconds}s" -H "Authorization: Bearer $token" "$url/api/v1/games/$game" | wrk_rate)
 wrk -t1 -c"$view_conns" -d1s "http://127.0.0.1:$nginx_port/view.json" >/dev/null
-nginx_rate=$(wrk -t1 -c"$view_conns" -d"${seconds}s" "http://127.0.0.1:$nginx_port/view.json" | wrk_rate)
+for _ in $(seq "$rounds"); do
+    r=$(wrk -t1 -c"$view_conns" -d"${seconds}s" -H "Authorization: Bearer $token" "$url/api/v1/games/$game" | wrk_rate)
+    view_rate=$(best "$view_rate" "$r")
+    r=$(wrk -t1 -c"$view_conns" -d"${seconds}s" "http://127.0.0.1:$nginx_port/view.json" | wrk_rate)
+    nginx_rate=$(best "$nginx_rate" "$r")
+done
 kill -QUIT "$(cat "$work/nginx.pid")"
 rm -f "$work/nginx.pid"
 stop_server "$pid"
@@ -141,6 +151,7 @@ row "  their latency p50 / p99 (ms), errors" "$attempt_p50 / $attempt_p99" "$att
 row "plain SQLite loop, one row per commit: commits/s" "$loop_rate" "1.00x"
 row "memory per open idle game (KiB of RSS, $mem_games games)" "$per_game" ""
 row "memory per open WebSocket (KiB of RSS, $mem_sockets sockets)" "$per_socket" ""
-printf 'goals: view reads >= 0.5x nginx; durable attempts >= 1x the loop. wrk -t1 -c%s; ' "$view_conns"
+printf 'goals: view reads >= 0.5x nginx; durable attempts >= 1x the loop. wrk -t1 -c%s, best of %s alternating runs; ' \
+    "$view_conns" "$rounds"
 printf 'loadgen: 200 keep-alive connections, server --threads 256; %s server threads with %s sockets open\n' \
     "$threads_open" "$mem_sockets"
