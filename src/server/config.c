@@ -29,7 +29,7 @@ typedef struct option_spec {
 
 static const option_spec options[] = {
     TEXT("listen", "PHANTOMGO_LISTEN", listen, "ADDR",
-         "address to listen on (default 127.0.0.1; 0.0.0.0 or :: for all)"),
+         "address to listen on (IPv4; default 127.0.0.1, 0.0.0.0 for all interfaces)"),
     INT("port", "PHANTOMGO_PORT", port, 0, 65535, "N",
         "TCP port (default 8080; 0 picks a free port)"),
     TEXT("db", "PHANTOMGO_DB", db, "PATH",
