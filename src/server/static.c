@@ -176,7 +176,8 @@ static bool game_id_like(const char *s) {
 void static_handle(http_request *rq) {
     const server_ctx *srv = rq->srv;
     const char *p = rq->path;
-    bool page = !strcmp(p, "/") || !strcmp(p, "/rules") || (!strncmp(p, "/g/", 3) && game_id_like(p + 3));
+    bool page = !strcmp(p, "/") || !strcmp(p, "/rules") || !strcmp(p, "/lobby") || !strcmp(p, "/my-games") ||
+                (!strncmp(p, "/g/", 3) && game_id_like(p + 3));
     bool file = !strncmp(p, "/web/", 5) || !strncmp(p, "/static/", 8) || !strcmp(p, "/favicon.ico");
     rq->route = page ? ROUTE_PAGE : file ? ROUTE_STATIC : ROUTE_OTHER;
     if (!page && !file) {
@@ -190,6 +191,8 @@ void static_handle(http_request *rq) {
     }
     if (!strcmp(p, "/")) send_file(rq, srv->web_dir, "index.html", "no-cache");
     else if (!strcmp(p, "/rules")) send_file(rq, srv->web_dir, "rules.html", "no-cache");
+    else if (!strcmp(p, "/lobby")) send_file(rq, srv->web_dir, "lobby.html", "no-cache");
+    else if (!strcmp(p, "/my-games")) send_file(rq, srv->web_dir, "my-games.html", "no-cache");
     else if (page) send_file(rq, srv->web_dir, "game.html", "no-cache");
     else if (!strncmp(p, "/web/", 5)) send_file(rq, srv->web_dir, p + 5, "no-cache");
     else if (!strcmp(p, "/favicon.ico")) send_file(rq, srv->static_dir, "favicon.ico", "public, max-age=86400");

@@ -22,11 +22,12 @@ const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable
 const START_TIMEOUT_MS = 20000;
 
 // Starts `phantomgo serve` and resolves once it printed its URL. A restart
-// passes the port and data directory of the server it replaces.
-export async function startServer({ port = 0, dir: reusedDir = null } = {}) {
+// passes the port and data directory of the server it replaces; args are
+// extra flags (e.g. --test-clock).
+export async function startServer({ port = 0, dir: reusedDir = null, args = [] } = {}) {
   const dir = reusedDir ?? await mkdtemp(path.join(tmpdir(), 'phantomgo-e2e-'));
   const bin = path.resolve(repoRoot, process.env.PHANTOMGO_BIN ?? 'build/phantomgo');
-  const child = spawn(bin, ['serve', '--port', String(port), '--db', path.join(dir, 't.db'), '--root', repoRoot], {
+  const child = spawn(bin, ['serve', '--port', String(port), '--db', path.join(dir, 't.db'), '--root', repoRoot, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';

@@ -35,6 +35,8 @@ function pages() {
     // browser, after which /g/{id} shows the player.
     ['spectator', `/g/${game.game.id}`],
     ['player', game.links.play.replace(/^https?:\/\/[^/]+/, '')],
+    ['lobby', '/lobby'],
+    ['my games', '/my-games'],
   ];
 }
 

@@ -70,6 +70,8 @@ export const api = {
   health: () => request('GET', '/api/health'),
   createGame: (body) => request('POST', '/api/v1/games', { body }),
   claim: (id, invite) => request('POST', `${gamePath(id)}/claim`, { body: { invite } }),
+  join: (id) => request('POST', `${gamePath(id)}/join`, { body: {} }),
+  lobby: () => request('GET', '/api/v1/lobby'),
   view: (id, token) => request('GET', gamePath(id), { token }),
   events: (id, token, since) => request('GET', `${gamePath(id)}/events?since=${since}`, { token }),
   notes: (id, token) => request('GET', `${gamePath(id)}/notes`, { token }),

@@ -5,6 +5,7 @@
 
 import { t, formatNumber } from './i18n.js';
 import { opponentOf, isPlayer, isMyTurn, computerToMove, attemptsThisTurn } from './game-state.js';
+import { describeTimeControl } from './time-format.js';
 
 const colorName = (color) => t(`color.${color}`);
 
@@ -73,6 +74,7 @@ export function renderTableInfo(dl, game) {
     [t('table.handicap'), settings.handicap > 0 ? t('form.handicapStones', { count: settings.handicap }) : t('form.handicapNone')],
     [t('table.rules'), t(`rulesets.${settings.rules}.name`)],
     [t('table.ko'), t(`ko.${settings.ko}`)],
+    [t('table.clock'), describeTimeControl(game.time_control)],
   ];
   if (settings.capture_go) rows.push([t('table.captureGo'), captureText(settings.capture_go)]);
   if (settings.torus) rows.push([t('table.torus'), t('table.yes')]);

@@ -7,6 +7,10 @@
 //
 // Views come from action answers and LiveUpdates; GameState drops anything
 // old, so each announcement is logged, flashed and sounded exactly once.
+//
+// Tokens read from the fragment are kept in memory as well as stored, so a
+// browser whose storage is cleared or refuses writes still plays from the
+// seat link. The clocks tick from each view's snapshot (clock.js).
 
 import { initPage, copyFrom, errorMessage, markReady } from './page.js';
 import { t, onLanguageChange } from './i18n.js';
@@ -17,6 +21,7 @@ import { RefereeLog } from './referee-log.js';
 import { ReplayControls } from './replay.js';
 import { Notes } from './notes.js';
 import { TurnAlerts } from './turn-alerts.js';
+import { GameClocks } from './clock.js';
 import { confirmAction, dialogOpen } from './dialog.js';
 import { turnBanner, roleTitle, renderStats, renderTableInfo, resultText, renderScore } from './game-panels.js';
 import { loadSeats, saveSeat, saveGameSummary, loadInviteLink, getPref, setPref } from './storage.js';
@@ -43,6 +48,7 @@ let log;
 let notes;
 let replay;
 let alerts;
+let clocks;
 
 // ---- small helpers -------------------------------------------------------
 
@@ -90,28 +96,37 @@ function readFragment() {
   return found;
 }
 
+// The seats of the fragment's tokens, {color: token}, also stored.
 async function adoptSeatTokens(tokens) {
+  const adopted = {};
   for (const token of tokens) {
     try {
       const view = await api.view(gameId, token);
-      if (isPlayer(view)) saveSeat(gameId, view.viewer, token);
+      if (!isPlayer(view)) continue;
+      adopted[view.viewer] = token;
+      saveSeat(gameId, view.viewer, token);
+      saveGameSummary(gameId, { mode: view.game.mode, size: view.game.settings.size });
     } catch (error) {
       notice(errorMessage(error));
     }
   }
+  return adopted;
 }
 
+// The seat the invite gave, {color: token} (empty if none), also stored.
 async function claimInvite(invite) {
   if (Object.keys(loadSeats(gameId)).length > 0) {
     notice(t('game.ownInvite'));
-    return;
+    return {};
   }
   try {
     const seat = await api.claim(gameId, invite);
     saveSeat(gameId, seat.color, seat.token);
     saveGameSummary(gameId, { mode: 'online', size: null });
+    return { [seat.color]: seat.token };
   } catch (error) {
     notice(error.code === 'seat_taken' ? t('game.inviteUsed') : errorMessage(error));
+    return {};
   }
 }
 
@@ -155,6 +170,8 @@ function render() {
   renderTableInfo($('table-info'), view.game);
   renderWaiting(view);
   renderControls(view);
+  clocks.update(view, { perspective: seated() && !hotseat ? view.viewer : null });
+  renderClaim();
   renderResult(view);
   if (view.over) replay.load(view);
   else board.render(boardModel(view));
@@ -180,6 +197,13 @@ function renderControls(view) {
   $('confirm-move-bar').hidden = !showConfirm;
   if (showConfirm) $('confirm-move').textContent = t('game.confirmMove', { vertex: pendingVertex });
   $('torus-controls').hidden = !view.game.settings.torus;
+}
+
+// The claim button appears once the silent opponent passed its limit;
+// clocks.js calls this on every tick, since that moment comes with no event.
+function renderClaim() {
+  $('claim').hidden = !(seated() && !hotseat && clocks.claimable());
+  $('claim').disabled = busy;
 }
 
 function renderWaiting(view) {
@@ -347,6 +371,11 @@ async function resign() {
   if (await confirmAction(t('game.confirmResign'), t('game.resign'))) act({ action: 'resign' });
 }
 
+async function claim() {
+  if (!state.view || !seated() || !clocks.claimable() || busy) return;
+  if (await confirmAction(t('game.confirmClaim'), t('game.claim'))) act({ action: 'claim' });
+}
+
 // ---- hot-seat curtain ----------------------------------------------------
 
 // Covers the board at once and forgets the view that was shown: the curtain
@@ -455,6 +484,7 @@ async function rematch() {
 function wireControls() {
   $('pass').addEventListener('click', pass);
   $('resign').addEventListener('click', resign);
+  $('claim').addEventListener('click', claim);
   $('curtain-show').addEventListener('click', lowerCurtain);
   $('confirm-move').addEventListener('click', () => pendingVertex && tryPoint(pendingVertex));
   $('cancel-move').addEventListener('click', () => { pendingVertex = null; render(); });
@@ -503,6 +533,7 @@ function setupModules() {
     onCursor: (vertex) => { $('cursor-status').textContent = describePoint(vertex); },
   });
   log = new RefereeLog($('log'), $('log-empty'));
+  clocks = new GameClocks($('clocks'), { onTick: renderClaim });
   notes = new Notes(gameId, () => { if (!curtainUp) render(); });
   replay = new ReplayControls({
     slider: $('replay-slider'),
@@ -541,9 +572,9 @@ async function main() {
     return;
   }
   const fragment = readFragment();
-  await adoptSeatTokens(fragment.seats);
-  if (fragment.invite) await claimInvite(fragment.invite);
-  seats = loadSeats(gameId);
+  const adopted = await adoptSeatTokens(fragment.seats);
+  const invited = fragment.invite ? await claimInvite(fragment.invite) : {};
+  seats = { ...loadSeats(gameId), ...adopted, ...invited };
   let view;
   try {
     view = await loadInitialView();

@@ -1,6 +1,7 @@
-// The home page: the new-game form (every table setting, the three ways to
-// play) and, for an online game, the invite and spectator links with a QR
-// code made by the server. Seat tokens from the answer are stored on this
+// The home page: the new-game form (every table setting, the time control,
+// the three ways to play, publishing an online game in the lobby) and, for
+// an online game, the invite and spectator links with a QR code made by the
+// server. Seat tokens from the answer are stored on this
 // device before anything else, so the game page finds them.
 
 import { initPage, copyFrom, errorMessage, markReady } from './page.js';
@@ -66,6 +67,52 @@ function updateModeFields() {
   const mode = checkedValue('mode');
   $('color-field').hidden = mode === 'hotseat';
   $('level-field').hidden = mode !== 'computer';
+  $('public-field').hidden = mode !== 'online';
+}
+
+const DAY_CHOICES = [0, 1, 2, 3, 5, 7, 14];
+
+function fillDays() {
+  const select = $('tc-days');
+  const chosen = select.value || '0';
+  select.replaceChildren(...DAY_CHOICES.map((days) => option(days, days ? t('tc.days', { count: days }) : t('form.daysNone'))));
+  select.value = chosen;
+}
+
+// Shows the fields of the chosen time control and its explanation.
+function updateClockFields() {
+  const type = $('tc-type').value;
+  for (const field of document.querySelectorAll('[data-tc]')) field.hidden = !field.dataset.tc.split(' ').includes(type);
+  $('tc-hint').textContent = t(`form.clockHint.${type}`);
+}
+
+// A whole number from the input within [lo, hi], or null.
+function wholeNumber(id, lo, hi) {
+  const value = Number($(id).value);
+  return $(id).value.trim() !== '' && Number.isInteger(value) && value >= lo && value <= hi ? value : null;
+}
+
+// {time_control} or {error, field} (docs/API.md, "Time controls").
+function readTimeControl() {
+  const type = $('tc-type').value;
+  if (type === 'none') {
+    const days = Number($('tc-days').value);
+    return { time_control: days ? { type, days_per_move: days } : { type } };
+  }
+  const minutes = wholeNumber('tc-main', type === 'byoyomi' ? 0 : 1, 10080);
+  if (minutes === null) return { error: t('form.mainInvalid'), field: $('tc-main') };
+  const time_control = { type, main: minutes * 60 };
+  if (type === 'fischer') {
+    time_control.increment = wholeNumber('tc-increment', 1, 3600);
+    if (time_control.increment === null) return { error: t('form.secondsInvalid'), field: $('tc-increment') };
+  }
+  if (type === 'byoyomi') {
+    time_control.periods = wholeNumber('tc-periods', 1, 100);
+    if (time_control.periods === null) return { error: t('form.periodsInvalid'), field: $('tc-periods') };
+    time_control.period = wholeNumber('tc-period', 1, 3600);
+    if (time_control.period === null) return { error: t('form.secondsInvalid'), field: $('tc-period') };
+  }
+  return { time_control };
 }
 
 function captureSetting() {
@@ -85,6 +132,8 @@ function readForm() {
   if (typeof capture === 'number' && (!Number.isInteger(capture) || capture < 2 || capture > 99)) {
     return { error: t('form.captureInvalid'), field: $('capture-target') };
   }
+  const { time_control, error, field } = readTimeControl();
+  if (error) return { error, field };
   const mode = checkedValue('mode');
   const body = {
     mode,
@@ -97,7 +146,9 @@ function readForm() {
       torus: $('torus').checked,
       capture_go: capture,
     },
+    time_control,
   };
+  if (mode === 'online') body.public = $('public').checked;
   if (mode !== 'hotseat') body.color = checkedValue('color');
   if (mode === 'computer') body.level = checkedValue('level');
   return { body };
@@ -181,6 +232,7 @@ function renderGames() {
 
 function wire() {
   $('size').addEventListener('change', fillHandicaps);
+  $('tc-type').addEventListener('change', updateClockFields);
   $('handicap').addEventListener('change', updateKomiDefault);
   $('komi').addEventListener('input', () => { komiEdited = true; });
   $('capture-go').addEventListener('change', () => {
@@ -204,12 +256,16 @@ async function main() {
   await initPage();
   fillSizes();
   fillHandicaps();
+  fillDays();
   updateModeFields();
+  updateClockFields();
   renderGames();
   wire();
   onLanguageChange(() => {
     fillSizes();
     fillHandicaps();
+    fillDays();
+    updateClockFields();
     renderGames();
   });
   markReady();

@@ -6,7 +6,7 @@
 
 const PREFIX = 'phantomgo.';
 const GAMES_KEY = PREFIX + 'games';
-const MAX_REMEMBERED_GAMES = 30;
+const MAX_REMEMBERED_GAMES = 100;    // "My games" lists them all
 
 function readJson(key, fallback) {
   try {

@@ -1,0 +1,137 @@
+// "My games": every game this browser holds a seat in, from the seat tokens
+// in its storage (storage.js), each read from the server with its own token:
+// in progress with the player's turn first, then those waiting for the
+// opponent, then finished ones. Each row offers its seat link
+// (/g/{id}#seat=TOKEN), which is the only key to the seat: whoever keeps it
+// can continue on any device, even after this browser's storage is gone.
+
+import { initPage, errorMessage, markReady } from './page.js';
+import { t, onLanguageChange } from './i18n.js';
+import { api } from './api.js';
+import { listGames, loadSeats } from './storage.js';
+import { describeTimeControl } from './time-format.js';
+import { resultText } from './game-panels.js';
+
+const $ = (id) => document.getElementById(id);
+const PARALLEL_READS = 4;
+const GROUPS = ['turn', 'waiting', 'finished'];
+
+let entries = [];
+
+// Reads the view of each game with the first of this device's seats; a game
+// the server no longer knows (or whose token it refuses) is kept, marked.
+async function readViews(games) {
+  const out = new Array(games.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < games.length) {
+      const index = next++;
+      const game = games[index];
+      const seats = loadSeats(game.id);
+      const token = seats[game.colors[0]];
+      try {
+        out[index] = { ...game, seats, view: await api.view(game.id, token) };
+      } catch (error) {
+        out[index] = { ...game, seats, view: null, error };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: PARALLEL_READS }, worker));
+  return out;
+}
+
+function groupOf(entry) {
+  const view = entry.view;
+  if (!view || view.over) return 'finished';
+  return entry.colors.includes(view.to_move) ? 'turn' : 'waiting';
+}
+
+function seatLink(entry) {
+  const fragment = entry.colors.map((color) => `seat=${encodeURIComponent(entry.seats[color])}`).join('&');
+  return `${location.origin}/g/${encodeURIComponent(entry.id)}#${fragment}`;
+}
+
+function describe(entry) {
+  const view = entry.view;
+  const parts = [];
+  const size = view?.game.settings.size ?? entry.summary?.size;
+  const mode = view?.game.mode ?? entry.summary?.mode;
+  if (size) parts.push(t('form.sizeValue', { size }));
+  if (mode) parts.push(t(`mode.${mode}`));
+  if (view) parts.push(describeTimeControl(view.game.time_control));
+  parts.push(mode === 'hotseat' ? t('myGames.bothSeats') : t('role.player', { color: t(`color.${entry.colors[0]}`) }));
+  return parts.join(' · ');
+}
+
+function statusText(entry) {
+  const view = entry.view;
+  if (!view) return entry.error?.status === 404 || entry.error?.status === 403 ? t('myGames.missing') : errorMessage(entry.error);
+  if (view.over) return resultText(view.result);
+  const opponent = entry.colors.includes('black') ? 'white' : 'black';
+  if (!view.seats[opponent]?.taken) return t('myGames.noOpponent');
+  const move = t('myGames.move', { turn: view.turn });
+  if (groupOf(entry) === 'turn') return `${t('myGames.yourMove', { color: t(`color.${view.to_move}`) })} · ${move}`;
+  return `${t('myGames.toPlay', { color: t(`color.${view.to_move}`) })} · ${move}`;
+}
+
+// Copies the seat link; where the clipboard is refused the link is shown,
+// selected, for copying by hand.
+async function copySeatLink(entry, field) {
+  field.value = seatLink(entry);
+  try {
+    await navigator.clipboard.writeText(field.value);
+    $('copy-status').textContent = t('myGames.copied');
+  } catch {
+    field.hidden = false;
+    field.focus();
+    field.select();
+    $('copy-status').textContent = t('share.copyManually');
+  }
+}
+
+function row(entry) {
+  const item = document.createElement('li');
+  item.className = 'game-row';
+  item.dataset.gameId = entry.id;
+  item.dataset.group = groupOf(entry);
+  const text = document.createElement('span');
+  text.className = 'game-row-text';
+  const open = document.createElement('a');
+  open.href = `/g/${encodeURIComponent(entry.id)}`;
+  open.textContent = describe(entry);
+  const status = document.createElement('span');
+  status.className = 'hint game-status';
+  status.textContent = statusText(entry);
+  text.append(open, ' ', status);
+  const field = document.createElement('input');
+  field.readOnly = true;
+  field.hidden = true;
+  field.className = 'seat-link';
+  field.setAttribute('aria-label', t('myGames.seatLink'));
+  const copy = document.createElement('button');
+  copy.type = 'button';
+  copy.className = 'copy-seat';
+  copy.textContent = t('myGames.copy');
+  copy.addEventListener('click', () => copySeatLink(entry, field));
+  item.append(text, copy, field);
+  return item;
+}
+
+function render() {
+  for (const group of GROUPS) {
+    const rows = entries.filter((entry) => groupOf(entry) === group).map(row);
+    $(`${group}-list`).replaceChildren(...rows);
+    $(`${group}-section`).hidden = rows.length === 0;
+  }
+  $('my-games-empty').hidden = entries.length > 0;
+}
+
+async function main() {
+  await initPage();
+  entries = await readViews(listGames());
+  render();
+  onLanguageChange(render);
+  markReady();
+}
+
+main();
