@@ -31,6 +31,9 @@
 #include "server/metrics.h"
 
 enum { HELLO_TIMEOUT_MS = 10000, MESSAGE_MAX = 4096, WRITER_STACK = 256 * 1024 };
+/* Open sockets one client address may hold: without it one address could
+ * take every socket of --max-websockets (each a thread) from everyone. */
+enum { SOCKETS_PER_ADDRESS = 32 };
 #define SOCKET_PREFIX "/api/v1/games/"
 #define LOBBY_PATH "/api/v1/lobby/ws"
 
@@ -42,6 +45,9 @@ typedef struct hub_conn {
     game *g;                    /* referenced; NULL for the lobby */
     bool lobby;                 /* a lobby socket: watches the lobby, not a game */
     bool refused;               /* over the limit: closed at once */
+    const char *refused_reason; /* the close reason then */
+    bool counted;               /* holds one of its address's sockets */
+    char client[48];            /* client address (proxy-aware) */
 
     pthread_mutex_t lock;       /* the fields below */
     pthread_cond_t wake;
@@ -53,11 +59,19 @@ typedef struct hub_conn {
     struct hub_conn *next, *prev;   /* hub list (hub lock) */
 } hub_conn;
 
+/* Open sockets of one client address (hub lock). */
+typedef struct address_count {
+    char addr[48];
+    int n;
+    struct address_count *next;
+} address_count;
+
 struct hub {
     server_ctx *srv;
     atomic_long open;
     pthread_mutex_t lock;
     hub_conn *conns;
+    address_count *per_address;   /* addresses with open sockets; few, so a list */
     bool stopping;
 };
 
@@ -72,11 +86,45 @@ hub *hub_new(server_ctx *srv) {
 
 void hub_free(hub *hb) {
     if (!hb) return;
+    for (address_count *a = hb->per_address, *next; a; a = next) {
+        next = a->next;
+        free(a);
+    }
     pthread_mutex_destroy(&hb->lock);
     free(hb);
 }
 
 long hub_open_count(hub *hb) { return atomic_load(&hb->open); }
+
+/* Counts one more socket of addr; false (nothing counted) past the cap. */
+static bool address_take(hub *hb, const char *addr) {
+    pthread_mutex_lock(&hb->lock);
+    address_count *a = hb->per_address;
+    while (a && strcmp(a->addr, addr)) a = a->next;
+    if (!a && (a = calloc(1, sizeof *a)) != NULL) {
+        snprintf(a->addr, sizeof a->addr, "%s", addr);
+        a->next = hb->per_address;
+        hb->per_address = a;
+    }
+    bool ok = a && a->n < SOCKETS_PER_ADDRESS;
+    if (ok) a->n++;
+    pthread_mutex_unlock(&hb->lock);
+    return ok;
+}
+
+static void address_give(hub *hb, const char *addr) {
+    pthread_mutex_lock(&hb->lock);
+    for (address_count **link = &hb->per_address; *link; link = &(*link)->next) {
+        address_count *a = *link;
+        if (strcmp(a->addr, addr)) continue;
+        if (--a->n == 0) {
+            *link = a->next;
+            free(a);
+        }
+        break;
+    }
+    pthread_mutex_unlock(&hb->lock);
+}
 
 /* Writes the game id of a socket path into id (24 bytes). */
 static bool socket_path_id(const char *path, char id[24]) {
@@ -273,11 +321,19 @@ static int on_connect(const struct mg_connection *cconn, void *cbdata) {
     hc->watcher.notify = on_game_changed;
     pthread_mutex_init(&hc->lock, NULL);
     pthread_cond_init(&hc->wake, NULL);
+    http_request rq;
+    http_request_init(&rq, hb->srv, conn);
+    snprintf(hc->client, sizeof hc->client, "%s", rq.client);
     if (atomic_fetch_add(&hb->open, 1) >= hb->srv->cfg.max_websockets) {
         atomic_fetch_sub(&hb->open, 1);
         hc->refused = true;
-        metrics_ws_refused();
+        hc->refused_reason = "too many connections";
+    } else if (!(hc->counted = address_take(hb, hc->client))) {
+        atomic_fetch_sub(&hb->open, 1);
+        hc->refused = true;
+        hc->refused_reason = "too many connections from this address";
     }
+    if (hc->refused) metrics_ws_refused();
     mg_set_user_connection_data(conn, hc);
     return 0;
 }
@@ -305,7 +361,7 @@ static void on_ready(struct mg_connection *conn, void *cbdata) {
     if (!hc) return;
     hc->fd = find_socket_fd(mg_get_request_info(conn));
     if (hc->refused) {
-        send_close(hc, 1013, "too many connections");
+        send_close(hc, 1013, hc->refused_reason);
         cut(hc);
         return;
     }
@@ -383,6 +439,7 @@ static int on_data(struct mg_connection *conn, int bits, char *data, size_t len,
 
 static void conn_free(hub_conn *hc) {
     if (!hc->refused) atomic_fetch_sub(&hc->hb->open, 1);
+    if (hc->counted) address_give(hc->hb, hc->client);
     game_release(hc->g);
     pthread_mutex_destroy(&hc->lock);
     pthread_cond_destroy(&hc->wake);

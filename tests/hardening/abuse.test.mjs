@@ -121,6 +121,28 @@ test('WebSocket connections are rate limited per address and capped in total (10
   assert.equal(refused.status, 429);
 });
 
+test('one address may hold at most 32 WebSockets; closing one frees its place', async () => {
+  const g = remember(await newGame(open.url));
+  const from = '127.0.0.40';
+  const held = [];
+  for (let i = 0; i < 32; i++) held.push(await watch(open.port, g.id, null, 0, from));
+  assert.ok(held.every((s) => s.first?.json?.type === 'update'), 'the first 32 are served');
+  const extra = await openWs(open.port, `/api/v1/games/${g.id}/ws`, { from });
+  const closed = await Promise.race([extra.closed, sleep(5000).then(() => null)]);
+  assert.ok(closed, 'the 33rd socket of one address must be closed');
+  assert.equal(closed.code, 1013);
+  assert.equal(closed.reason, 'too many connections from this address');
+  const other = await watch(open.port, g.id, null, 0, '127.0.0.41');
+  assert.equal(other.first?.json?.type, 'update', 'another address is not affected');
+  other.close();
+  held.pop().close();
+  await sleep(slow ? 1000 : 300);
+  const again = await watch(open.port, g.id, null, 0, from);
+  assert.equal(again.first?.json?.type, 'update', 'a closed socket frees its place');
+  again.close();
+  held.forEach((s) => s.close());
+});
+
 async function newGameFrom(base, from) {
   const r = await request(base, 'POST', '/api/v1/games', { body: { mode: 'hotseat' }, from });
   assert.equal(r.status, 201, r.text);
