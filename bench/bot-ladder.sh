@@ -22,7 +22,7 @@ mkdir -p "$logs"
 arena() {   # arena LOG A B GAMES: runs a match, keeps its output in LOG
     local log=$1; shift
     "$bin" arena --a "$1" --b "$2" --games "$3" --size 9 --komi 7.5 \
-        --threads "$threads" --seed "$seed" >"$log" 2>/dev/null
+        --threads "$threads" --seed "$seed" >"$log" 2>"$log.progress"
 }
 field() {   # field LOG KEY [SIDE]: a value from the RESULT lines of LOG
     local line

@@ -10,12 +10,14 @@
  * node thus stands for the sequence of our moves, whatever the opponent
  * did in between (the "multiple-observer" collapse of opponent moves).
  *
- * Selection is UCB with RAVE (Gelly and Silver): a child's value blends
- * its mean with its AMAF mean, β = rn / (rn + n + rn·n/RAVE_EQUIV), plus an
- * exploration term counted in availability (how often the child was legal
- * when its parent was visited), as ISMCTS needs when moves are legal only
- * on some boards. Children start with a small prior (the edge is worse),
- * and ties are broken by a tiny seeded noise so that no point order wins.
+ * Selection is UCB with RAVE (Gelly and Silver) among the children legal
+ * on this simulation's board: a child's value blends its mean with its
+ * AMAF mean, β = rn / (rn + n + rn·n/RAVE_EQUIV), plus a small exploration
+ * term. (ISMCTS counts exploration in availability, how often a child was
+ * legal; with RAVE and this small a term, the parent's visits do as well
+ * and spare a legality test per child.) Children start with a small prior
+ * (the edge is worse), and ties are broken by a tiny seeded noise so that
+ * no point order wins.
  * At the root we choose the most simulated move, or pass when passing
  * scores at least as well as every move (by their own means).
  *
@@ -29,8 +31,8 @@
 
 #include "bot/search.h"
 
-#define POOL_MAX    (1 << 20)   /* nodes: 28 MiB at most per decision */
-#define EXPAND_AT   8           /* visits before a node gets children */
+#define POOL_MAX    (1 << 20)   /* nodes: 24 MiB at most per decision */
+#define EXPAND_AT   3            /* visits before a node gets children */
 #define RAVE_EQUIV  2000.0
 #define EXPLORE     0.05
 #define PRIOR_N     4.0
@@ -42,7 +44,6 @@ typedef struct node {
     int16_t n_children;
     float n, w;              /* simulations through this node, their wins */
     float rn, rw;            /* AMAF simulations and wins */
-    float avail;             /* times legal when the parent was visited */
 } node;
 
 typedef struct tree_work {
@@ -74,7 +75,7 @@ static bool add_children(tree_work *tw, int32_t at, const point *moves, int n) {
     for (int i = 0; i < n; i++) {
         node *c = &tw->pool[tw->n_nodes++];
         double prior = prior_of(&tw->sample, moves[i]);
-        *c = (node){ -1, moves[i], 0, 0, 0, (float)PRIOR_N, (float)(PRIOR_N * prior), 0 };
+        *c = (node){ -1, moves[i], 0, 0, 0, (float)PRIOR_N, (float)(PRIOR_N * prior) };
     }
     return true;
 }
@@ -90,32 +91,41 @@ static void expand(tree_work *tw, const bot_memory *m, int32_t at) {
     add_children(tw, at, tw->scratch, n);
 }
 
-static double child_value(const node *c, rng *r) {
+static double child_value(const node *c, double explore_log, rng *r) {
     double q = c->n > 0 ? c->w / c->n : 0;
     double rq = c->rn > 0 ? c->rw / c->rn : 0.5;
     double beta = c->rn / (c->rn + c->n + c->rn * c->n / RAVE_EQUIV);
-    double explore = EXPLORE * sqrt(log(c->avail + 1) / (c->n + 1));
+    double explore = EXPLORE * sqrt(explore_log / (c->n + 1));
     return (1 - beta) * q + beta * rq + explore + rng_below(r, 1024) * 1e-7;
 }
 
-/* The child to follow on this board, counting availability; -1 if none of
- * the node's children is legal here. */
+/* The best child legal on this board; -1 if none is. Legality is checked
+ * only for a child that would beat the best so far, which keeps the board
+ * tests to a few per node instead of one per child. */
 static int32_t select_child(tree_work *tw, int32_t at, int me, rng *r) {
     const node *parent = &tw->pool[at];
+    if (at == 0) {
+        /* The root's pass (its last child) gets at least a uniform share of
+         * the simulations, as in flat Monte-Carlo: its value decides when
+         * to pass, and RAVE never speaks for it. */
+        int32_t pass = parent->first_child + parent->n_children - 1;
+        if (tw->pool[pass].n * parent->n_children <= parent->n)
+            return pass;
+    }
+    double explore_log = log(parent->n + 1);
     int32_t best = -1;
     double best_value = -1;
     for (int32_t i = parent->first_child; i < parent->first_child + parent->n_children; i++) {
         node *c = &tw->pool[i];
+        double v = child_value(c, explore_log, r);
+        if (v <= best_value)
+            continue;
         if (c->move != PASS_POINT &&
             (board_check(&tw->sample, me, c->move) != MOVE_OK ||
              board_is_eye(&tw->sample, me, c->move)))
             continue;
-        c->avail += 1;
-        double v = child_value(c, r);
-        if (v > best_value) {
-            best = i;
-            best_value = v;
-        }
+        best = i;
+        best_value = v;
     }
     return best;
 }
@@ -212,7 +222,7 @@ static tree_work *tree_new(const bot_config *cfg, const bot_memory *m) {
     tree_work *tw = calloc(1, sizeof *tw);
     if (!tw)
         return NULL;
-    long want = cfg->playouts > 0 ? (long)cfg->playouts * 8 : POOL_MAX;
+    long want = cfg->playouts > 0 ? (long)cfg->playouts * 32 : POOL_MAX;
     tw->pool_size = (int32_t)(want < POOL_MAX ? want : POOL_MAX);
     if (tw->pool_size < 2 * BOARD_MAX_POINTS)
         tw->pool_size = 2 * BOARD_MAX_POINTS;
@@ -242,7 +252,7 @@ point ismcts_choose(const bot_config *cfg, const bot_memory *m, rng *r,
         return PASS_POINT;
     }
     tw->scratch[n] = PASS_POINT;
-    tw->pool[0] = (node){ -1, NO_POINT, 0, 0, 0, 0, 0, 0 };
+    tw->pool[0] = (node){ -1, NO_POINT, 0, 0, 0, 0, 0 };
     tw->n_nodes = 1;
     board_copy(&tw->sample, &tw->bf.base);
     add_children(tw, 0, tw->scratch, n + 1);

@@ -15,8 +15,9 @@
  * A game that reaches the event cap (a very long ko fight between weak
  * players) is scored on the board as it stands.
  *
- * Prints the result in words and one machine-readable line starting with
- * "RESULT" for bench/bot-ladder.sh. */
+ * Prints a progress line per finished game on stderr (so a match cut
+ * short still tells its score so far), then the result in words and
+ * machine-readable lines starting with "RESULT" for bench/bot-ladder.sh. */
 #include "commands.h"
 
 #include <getopt.h>
@@ -55,6 +56,8 @@ typedef struct arena {
     uint64_t seed;
     atomic_int next_game;
     atomic_int finished;
+    pthread_mutex_t progress_lock;   /* guards a_score_sum and the line */
+    double a_score_sum;
     game_record *records;
 } arena;
 
@@ -129,9 +132,12 @@ static void *worker(void *arg) {
         int i = atomic_fetch_add(&ar->next_game, 1);
         if (i >= ar->games) return NULL;
         play_game(ar, i, &ar->records[i]);
+        pthread_mutex_lock(&ar->progress_lock);
+        ar->a_score_sum += ar->records[i].a_score;
         int done = atomic_fetch_add(&ar->finished, 1) + 1;
-        fprintf(stderr, "\rarena: %d/%d games", done, ar->games);
+        fprintf(stderr, "arena: %d/%d games, A %.1f\n", done, ar->games, ar->a_score_sum);
         fflush(stderr);
+        pthread_mutex_unlock(&ar->progress_lock);
     }
 }
 
@@ -257,6 +263,7 @@ int cmd_arena(int argc, char **argv) {
         return 2;
     }
     if (ar.threads > ar.games) ar.threads = ar.games;
+    pthread_mutex_init(&ar.progress_lock, NULL);
     ar.records = calloc((size_t)ar.games, sizeof *ar.records);
     pthread_t *tids = calloc((size_t)ar.threads, sizeof *tids);
     if (!ar.records || !tids) {
@@ -273,9 +280,9 @@ int cmd_arena(int argc, char **argv) {
     if (started == 0) worker(&ar);
     for (int i = 0; i < started; i++) pthread_join(tids[i], NULL);
     clock_gettime(CLOCK_MONOTONIC, &t1);
-    fputc('\n', stderr);
     print_report(&ar, (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9);
     free(ar.records);
     free(tids);
+    pthread_mutex_destroy(&ar.progress_lock);
     return 0;
 }
