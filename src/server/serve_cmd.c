@@ -15,7 +15,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "server/config.h"
 #include "server/games.h"
@@ -49,6 +51,24 @@ static void resolve_dir(const char *root, const char *name, char out[PATH_MAX]) 
         fprintf(stderr, "phantomgo: warning: %s not found; its files will answer 404\n", joined);
         out[0] = '\0';
     }
+}
+
+/* civetweb starts all its worker threads up front and each open WebSocket
+ * also has a writer thread of the hub, so the server needs about
+ * threads + 2 * max_websockets threads. Under a process limit (RLIMIT_NPROC,
+ * e.g. `docker run --ulimit nproc=1024` as a non-root user) the threads that
+ * cannot start are silently missing and the server answers nothing, so the
+ * WebSocket allowance is shrunk to fit the limit, and the operator told. */
+static void fit_process_limit(server_config *cfg) {
+    enum { HEADROOM = 64 };    /* store writer, games workers, civetweb's own */
+    struct rlimit rl;
+    if (geteuid() == 0 || getrlimit(RLIMIT_NPROC, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY) return;
+    long room = (long)rl.rlim_cur - HEADROOM - cfg->threads;
+    long fits = room > 0 ? room / 2 : 0;
+    if (cfg->max_websockets <= fits) return;
+    fprintf(stderr, "phantomgo: warning: the process limit (ulimit -u %ld) leaves room for %ld "
+                    "WebSockets, not %d: using %ld\n", (long)rl.rlim_cur, fits, cfg->max_websockets, fits);
+    cfg->max_websockets = (int)fits;
 }
 
 static bool open_parts(server_ctx *srv, char *err, size_t errlen) {
@@ -101,6 +121,7 @@ int cmd_serve(int argc, char **argv) {
         fprintf(stderr, "phantomgo serve: %s\n", err);
         return 2;
     }
+    fit_process_limit(&srv.cfg);
     sigset_t stop;
     sigemptyset(&stop);
     sigaddset(&stop, SIGINT);

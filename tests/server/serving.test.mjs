@@ -183,3 +183,25 @@ test('SIGINT stops the server cleanly too, and the database keeps the games', as
   assert.equal((await again.stop()).code, 0);
   (await import('node:fs')).rmSync(s.dir, { recursive: true, force: true });
 });
+
+test('under a process limit the server shrinks its WebSocket allowance and still answers', async (t) => {
+  if (process.getuid() !== 0) return t.skip('needs root to drop to nobody');
+  const { chmodSync, mkdtempSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { spawn } = await import('node:child_process');
+  const dir = mkdtempSync(path.join(tmpdir(), 'pg-nproc-'));
+  chmodSync(dir, 0o777);
+  const server = await startServer({
+    dir,
+    spawnVia: (bin, argv) => spawn('prlimit', ['--nproc=1024:1024', 'setpriv', '--reuid=65534',
+      '--regid=65534', '--clear-groups', path.resolve(bin), ...argv]),
+  });
+  try {
+    const res = await call(server.url, 'GET', '/api/health');
+    assert.equal(res.status, 200);
+    assert.match(server.output(), /process limit \(ulimit -u 1024\) leaves room for \d+ WebSockets/);
+  } finally {
+    await server.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
