@@ -283,14 +283,6 @@ export async function timed(fn) {
   return { value, ms: Number(process.hrtime.bigint() - t0) / 1e6 };
 }
 
-// GTP vertices of a size x size board.
-export function allVertices(size) {
-  const letters = 'ABCDEFGHJKLMNOPQRSTUVWXYZ';
-  const out = [];
-  for (let y = 1; y <= size; y++) for (let x = 0; x < size; x++) out.push(letters[x] + y);
-  return out;
-}
-
 // A small deterministic PRNG (mulberry32) so a failing random game can be
 // replayed from its seed.
 export function rng(seed) {
