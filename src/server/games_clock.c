@@ -165,13 +165,14 @@ void game_clock_rearm(game *g) {
 }
 
 /* The game whose deadline passed: its side to move loses, unless it moved
- * meanwhile (then its new deadline is armed). */
+ * meanwhile (then its new deadline is armed). A game the store cannot read
+ * now is tried again shortly; one that cannot be replayed at all is left. */
 static void expire(games *gm, const char *id) {
     game *g;
-    if (games_get(gm, id, &g) != GAMES_OK) {
-        deadline_set(gm, id, games_now_ms(gm) + RETRY_MS);
-        return;
-    }
+    games_status st = games_get(gm, id, &g);
+    if (st == GAMES_UNAVAILABLE) deadline_set(gm, id, games_now_ms(gm) + RETRY_MS);
+    else if (st != GAMES_OK) fprintf(stderr, "phantomgo: game %s cannot be loaded; its clock is left\n", id);
+    if (st != GAMES_OK) return;
     pthread_mutex_lock(&g->lock);
     int64_t now = games_now_ms(gm);
     int fired = game_enforce_clock(g, now);
