@@ -353,6 +353,9 @@ static games_status rematch_create(games *gm, game *g, int color, game_created *
     req.level = g->level;
     games_status st = games_create(gm, &req, out);
     if (st != GAMES_OK) return st;
+    /* The other seat is the opponent's, taken by their own rematch call:
+     * its invite secret is told to nobody, so the creator cannot take it. */
+    out->invite[0] = '\0';
     int rc = store_set_rematch(gm->st, g->id, out->id);
     if (rc != STORE_OK) return rc == STORE_UNAVAILABLE ? GAMES_UNAVAILABLE : GAMES_ERROR;
     snprintf(g->row.rematch_id, sizeof g->row.rematch_id, "%s", out->id);

@@ -103,6 +103,9 @@ test('rematch: the first seat creates it with colours swapped, the other joins i
   assert.notEqual(next, id);
   assert.equal(first.json.game.settings.komi, 5.5);
   assert.deepEqual(first.json.seats.map((s) => s.color), ['black']);
+  // The other seat is kept for the opponent: no invite to it is handed out.
+  assert.equal(first.json.invite, undefined, first.text);
+  assert.equal(first.json.links.invite, undefined, first.text);
   const seen = (await call(base, 'GET', `/api/v1/games/${id}`, { token: tokens.black })).json;
   assert.deepEqual(seen.rematch, { id: next });
   const second = await call(base, 'POST', `/api/v1/games/${id}/rematch`, { token: tokens.black });
