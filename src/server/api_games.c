@@ -585,6 +585,7 @@ void api_handle(http_request *rq) {
     if (!strcmp(p, "games")) create_game(rq);
     else if (!strcmp(p, "qr")) qr_code(rq);
     else if (!strcmp(p, "lobby")) lobby(rq);
+    else if (!strcmp(p, "lobby/ws")) http_send_error(rq, 400, "bad_request", "This endpoint needs a WebSocket upgrade.");
     else if (!strcmp(p, "test/clock")) test_clock(rq);
     else if (!strncmp(p, "games/", 6)) game_route(rq, p + 6);
     else http_send_error(rq, 404, "not_found", "No such endpoint.");

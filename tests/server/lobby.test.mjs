@@ -122,6 +122,8 @@ test('the lobby lists newest first and survives a restart', async () => {
   const order = ids(before.open);
   assert.ok(order.indexOf(newer.game.id) < order.indexOf(older.game.id), 'newest first');
   expectError(await call(server.url, 'DELETE', '/api/v1/lobby'), 405, 'method_not_allowed');
+  // Like a game's socket: a plain GET of the lobby's socket asks for the upgrade.
+  expectError(await call(server.url, 'GET', '/api/v1/lobby/ws'), 400, 'bad_request');
   await server.stop();
   server = await startServer({ dir });
   const after = await lobby();
