@@ -3,25 +3,14 @@
 // the page's text), stays down for an illegal attempt, and each player sees
 // only their own stones when they lift it.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  startServer, launchBrowser, openPage, screenshot, waitForGame, clickVertex, waitForSeq, stonesShown,
+  serverAndBrowser, openPage, screenshot, waitForGame, clickVertex, waitForSeq, stonesShown,
   passWithConfirmation, assertNoErrors,
 } from './lib.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const env = serverAndBrowser();
 
 async function curtainShowsNothing(page, expectedColor) {
   await page.waitForSelector('#curtain:not([hidden])');
@@ -34,8 +23,8 @@ async function curtainShowsNothing(page, expectedColor) {
 }
 
 test('hot-seat: the curtain hides both boards between turns', async () => {
-  const page = await openPage(browser);
-  await page.goto(server.url + '/');
+  const page = await openPage(env.browser);
+  await page.goto(env.server.url + '/');
   await waitForGame(page);
   await page.check('input[name="mode"][value="hotseat"]');
   assert.equal(await page.isHidden('#color-field'), true, 'no colour choice for hot-seat');

@@ -3,30 +3,17 @@
 // the browser, the switcher changes it in place and is remembered; the rules
 // page is photographed in each language.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { startServer, launchBrowser, openPage, screenshot, waitForGame, repoRoot, assertNoErrors } from './lib.mjs';
+import {
+  serverAndBrowser, openPage, screenshot, waitForGame, repoRoot, assertNoErrors, LANGUAGES, loadDictionaries,
+} from './lib.mjs';
 
-const LANGUAGES = ['en', 'ru', 'ko'];
 const PLURAL_KEYS = new Set(['zero', 'one', 'two', 'few', 'many', 'other']);
-let server;
-let browser;
-const dictionaries = {};
-
-before(async () => {
-  for (const lang of LANGUAGES) {
-    dictionaries[lang] = JSON.parse(await readFile(path.join(repoRoot, `web/i18n/${lang}.json`), 'utf8'));
-  }
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+let dictionaries;
+const env = serverAndBrowser({ setup: async () => { dictionaries = await loadDictionaries(); } });
 
 function isPlural(node) {
   return node && typeof node === 'object' && Object.keys(node).every((key) => PLURAL_KEYS.has(key));
@@ -77,15 +64,15 @@ test('every key used by the pages and scripts exists', async () => {
 });
 
 test('the browser language is followed and the switcher is remembered', async () => {
-  const korean = await openPage(browser, { locale: 'ko-KR' });
-  await korean.goto(server.url + '/');
+  const korean = await openPage(env.browser, { locale: 'ko-KR' });
+  await korean.goto(env.server.url + '/');
   await waitForGame(korean);
   assert.equal(await korean.getAttribute('html', 'lang'), 'ko');
   assert.equal(await korean.textContent('h1'), dictionaries.ko.home.heading);
   await korean.context().close();
 
-  const page = await openPage(browser);
-  await page.goto(server.url + '/');
+  const page = await openPage(env.browser);
+  await page.goto(env.server.url + '/');
   await waitForGame(page);
   assert.equal(await page.textContent('h1'), dictionaries.en.home.heading);
   await page.selectOption('#lang', 'ru');
@@ -102,7 +89,7 @@ test('the browser language is followed and the switcher is remembered', async ()
   await screenshot(page, 'home-ko');
 
   for (const lang of LANGUAGES) {
-    await page.goto(server.url + '/rules');
+    await page.goto(env.server.url + '/rules');
     await waitForGame(page);
     await page.selectOption('#lang', lang);
     await page.waitForFunction((wanted) => document.documentElement.lang === wanted, lang);
@@ -114,8 +101,8 @@ test('the browser language is followed and the switcher is remembered', async ()
 });
 
 test('plurals and numbers follow each language', async () => {
-  const page = await openPage(browser);
-  await page.goto(server.url + '/');
+  const page = await openPage(env.browser);
+  await page.goto(env.server.url + '/');
   await waitForGame(page);
   const forms = await page.evaluate(async () => {
     const i18n = await import('/web/js/i18n.js');

@@ -2,24 +2,13 @@
 // arrow keys move the cursor, Enter tries the point, G marks a ghost stone
 // (kept on the server across a reload), P passes after a confirmation.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  startServer, launchBrowser, openPage, screenshot, waitForGame, waitForSeq, stonesShown, api, assertNoErrors,
+  serverAndBrowser, openPage, screenshot, waitForGame, waitForSeq, stonesShown, api, act, onlineGame, assertNoErrors,
 } from './lib.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const env = serverAndBrowser();
 
 async function tabTo(page, id, limit = 60) {
   for (let presses = 0; presses < limit; presses++) {
@@ -30,14 +19,9 @@ async function tabTo(page, id, limit = 60) {
 }
 
 test('a player places a stone, marks a ghost and passes with the keyboard only', async () => {
-  const created = await api(server.url, 'POST', '/api/v1/games', { body: { mode: 'online', color: 'black', settings: { size: 9 } } });
-  assert.equal(created.status, 201, created.text);
-  const id = created.json.game.id;
-  const claimed = await api(server.url, 'POST', `/api/v1/games/${id}/claim`, { body: { invite: created.json.invite } });
-  assert.equal(claimed.status, 200, claimed.text);
-
-  const page = await openPage(browser);
-  await page.goto(created.json.links.play);
+  const game = await onlineGame(env.server.url, { settings: { size: 9 } });
+  const page = await openPage(env.browser);
+  await page.goto(game.created.links.play);
   await waitForGame(page);
 
   await page.keyboard.press('Tab');
@@ -64,17 +48,13 @@ test('a player places a stone, marks a ghost and passes with the keyboard only',
   await page.reload();
   await waitForGame(page);
   await page.waitForSelector('#board .ghost[data-vertex="F6"]');
-  const notes = await api(server.url, 'GET', `/api/v1/games/${id}/notes`, { token: created.json.seats[0].token });
+  const notes = await api(env.server.url, 'GET', `/api/v1/games/${game.id}/notes`, { token: game.black });
   assert.deepEqual(notes.json, { ghosts: ['F6'] });
-  const spectatorNotes = await api(server.url, 'GET', `/api/v1/games/${id}/notes`);
+  const spectatorNotes = await api(env.server.url, 'GET', `/api/v1/games/${game.id}/notes`);
   assert.equal(spectatorNotes.status, 401);
 
   // White answers through the API; then P (with confirmation) passes.
-  const view = await api(server.url, 'GET', `/api/v1/games/${id}`, { token: claimed.json.token });
-  const moved = await api(server.url, 'POST', `/api/v1/games/${id}/actions`, {
-    token: claimed.json.token, body: { seq: view.json.seq + 1, action: 'attempt', vertex: 'C3' },
-  });
-  assert.equal(moved.status, 200, moved.text);
+  await act(env.server.url, game.id, game.white, { action: 'attempt', vertex: 'C3' });
   await waitForSeq(page, 2);
   await page.focus('#board');
   await page.keyboard.press('p');
@@ -87,9 +67,9 @@ test('a player places a stone, marks a ghost and passes with the keyboard only',
 });
 
 test('on a touch screen a move is confirmed before it is sent', async () => {
-  const created = await api(server.url, 'POST', '/api/v1/games', { body: { mode: 'hotseat', settings: { size: 9 } } });
+  const created = await api(env.server.url, 'POST', '/api/v1/games', { body: { mode: 'hotseat', settings: { size: 9 } } });
   assert.equal(created.status, 201, created.text);
-  const page = await openPage(browser, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  const page = await openPage(env.browser, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
   await page.goto(created.json.links.play);
   await waitForGame(page);
   await page.tap('#curtain-show');

@@ -1,16 +1,18 @@
 // Shared helpers of the browser end-to-end suite: start the real server
 // binary on a free port with a fresh database, launch Debian's Chromium
-// through playwright-core, open pages that record every console error, and
-// small steps that read or drive the game page the way a person would.
+// through playwright-core (serverAndBrowser() does both for a test file),
+// open pages that record every console error, set games up through the API,
+// and small steps that read or drive the game page the way a person would.
 //
 // The server binary is PHANTOMGO_BIN (tests/run-all.sh points it at the
 // sanitized build) or build/phantomgo. Screenshots go to
 // tests/artifacts/screenshots/ for a reviewer.
 
 import { spawn } from 'node:child_process';
-import { mkdtemp, mkdir, rm } from 'node:fs/promises';
+import { mkdtemp, mkdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { before, after } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 
@@ -70,6 +72,36 @@ export function launchBrowser() {
   return chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
 }
 
+// The fixture of a test file: one server (serverOptions as for startServer)
+// and one browser, started before the file's tests and stopped after them;
+// setup(env) then prepares what the file's tests share. Tests read
+// env.server and env.browser, which are set once `before` ran; a test that
+// restarts the server stores the new one in env.server. (Node 20 runs
+// top-level `before` hooks at once, not one after another, so set-up that
+// needs the server belongs in setup, not in a second hook.)
+export function serverAndBrowser({ serverOptions = {}, setup = async () => {} } = {}) {
+  const env = { server: null, browser: null };
+  before(async () => {
+    env.server = await startServer(serverOptions);
+    env.browser = await launchBrowser();
+    await setup(env);
+  });
+  after(async () => {
+    await env.browser?.close();
+    await env.server?.stop();
+  });
+  return env;
+}
+
+export const LANGUAGES = ['en', 'ru', 'ko'];
+
+// The translation dictionaries the pages load, {en, ru, ko}.
+export async function loadDictionaries() {
+  const entries = await Promise.all(LANGUAGES.map(async (lang) =>
+    [lang, JSON.parse(await readFile(path.join(repoRoot, `web/i18n/${lang}.json`), 'utf8'))]));
+  return Object.fromEntries(entries);
+}
+
 // A page (in its own context unless one is given) whose console errors and
 // uncaught exceptions are collected in page.errors.
 export async function openPage(browser, options = {}) {
@@ -109,6 +141,21 @@ export async function act(baseUrl, gameId, token, action) {
   const answer = await api(baseUrl, 'POST', `/api/v1/games/${gameId}/actions`, { token, body: { seq: view.json.seq + 1, ...action } });
   if (answer.status !== 200) throw new Error(`action ${JSON.stringify(action)} failed: ${answer.status} ${answer.text}`);
   return answer.json;
+}
+
+// An online game made through the API with both seats taken (the invite
+// claimed); body adds to the creation request, whose creator plays Black
+// unless body.color says otherwise. Returns {id, created (the creation
+// answer, with its links), black, white (the seat tokens)}.
+export async function onlineGame(baseUrl, body = {}) {
+  const created = await api(baseUrl, 'POST', '/api/v1/games', { body: { mode: 'online', color: 'black', ...body } });
+  if (created.status !== 201) throw new Error(`game not created: ${created.status} ${created.text}`);
+  const id = created.json.game.id;
+  const claimed = await api(baseUrl, 'POST', `/api/v1/games/${id}/claim`, { body: { invite: created.json.invite } });
+  if (claimed.status !== 200) throw new Error(`invite not claimed: ${claimed.status} ${claimed.text}`);
+  const creatorColor = created.json.seats[0].color;
+  const tokens = { [creatorColor]: created.json.seats[0].token, [claimed.json.color]: claimed.json.token };
+  return { id, created: created.json, black: tokens.black, white: tokens.white };
 }
 
 // Waits until the page's game area shows (the page finished loading a game).

@@ -3,42 +3,26 @@
 // the game then shows among the games in progress for others to watch as
 // spectators; the page is checked in English, Russian and Korean.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import {
-  startServer, launchBrowser, openPage, screenshot, waitForGame, clickVertex, waitForSeq, api, act, repoRoot,
-  assertNoErrors,
+  serverAndBrowser, openPage, screenshot, waitForGame, clickVertex, waitForSeq, api, act,
+  loadDictionaries, assertNoErrors,
 } from './lib.mjs';
 
-let server;
-let browser;
-const dictionaries = {};
-
-before(async () => {
-  for (const lang of ['en', 'ru', 'ko']) {
-    dictionaries[lang] = JSON.parse(await readFile(path.join(repoRoot, `web/i18n/${lang}.json`), 'utf8'));
-  }
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+let dictionaries;
+const env = serverAndBrowser({ setup: async () => { dictionaries = await loadDictionaries(); } });
 
 const row = (list, id) => `#${list}-list li[data-game-id="${id}"]`;
 
 test('a visitor takes the free seat of a public game from the live lobby, and others watch it', async () => {
-  const visitor = await openPage(browser);
-  await visitor.goto(server.url + '/lobby');
+  const visitor = await openPage(env.browser);
+  await visitor.goto(env.server.url + '/lobby');
   await waitForGame(visitor);
   await visitor.waitForSelector('#open-empty:not([hidden])');
   await visitor.waitForFunction(() => document.getElementById('lobby-status').dataset.status === 'lobby.live');
 
-  const created = await api(server.url, 'POST', '/api/v1/games', {
+  const created = await api(env.server.url, 'POST', '/api/v1/games', {
     body: { mode: 'online', color: 'black', public: true, time_control: { type: 'fischer', main: 600, increment: 10 } },
   });
   assert.equal(created.status, 201, created.text);
@@ -54,14 +38,14 @@ test('a visitor takes the free seat of a public game from the live lobby, and ot
   await visitor.waitForSelector('#clocks:not([hidden])');
   assert.match(await visitor.textContent('#clocks .clock[data-color="black"]'), /Black.*10:00/);
 
-  await act(server.url, id, blackToken, { action: 'attempt', vertex: 'C3' });
+  await act(env.server.url, id, blackToken, { action: 'attempt', vertex: 'C3' });
   await waitForSeq(visitor, 1);
   await clickVertex(visitor, 'G7');
   await waitForSeq(visitor, 2);
   assert.match(await visitor.textContent('#log li[data-seq="2"]'), /White played G7/);
 
-  const watcher = await openPage(browser);
-  await watcher.goto(server.url + '/lobby');
+  const watcher = await openPage(env.browser);
+  await watcher.goto(env.server.url + '/lobby');
   await waitForGame(watcher);
   await watcher.waitForSelector(row('playing', id));
   assert.equal(await watcher.locator(row('open', id)).count(), 0, 'no longer open');
@@ -76,11 +60,11 @@ test('a visitor takes the free seat of a public game from the live lobby, and ot
 });
 
 test('the lobby speaks English, Russian and Korean', async () => {
-  const created = await api(server.url, 'POST', '/api/v1/games', { body: { mode: 'online', color: 'white', public: true } });
+  const created = await api(env.server.url, 'POST', '/api/v1/games', { body: { mode: 'online', color: 'white', public: true } });
   const id = created.json.game.id;
   for (const [lang, locale] of [['en', 'en-US'], ['ru', 'ru-RU'], ['ko', 'ko-KR']]) {
-    const page = await openPage(browser, { locale });
-    await page.goto(server.url + '/lobby');
+    const page = await openPage(env.browser, { locale });
+    await page.goto(env.server.url + '/lobby');
     await waitForGame(page);
     const dict = dictionaries[lang];
     assert.equal(await page.textContent('h1'), dict.lobby.heading, lang);

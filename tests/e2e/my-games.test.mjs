@@ -4,58 +4,36 @@
 // (no storage at all) plays the seat, and so does a browser whose storage
 // refuses every write. Checked in English, Russian and Korean.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import {
-  startServer, launchBrowser, openPage, screenshot, waitForGame, clickVertex, waitForSeq, api, act, repoRoot,
-  assertNoErrors,
+  serverAndBrowser, openPage, screenshot, waitForGame, clickVertex, waitForSeq, act, onlineGame,
+  loadDictionaries, assertNoErrors,
 } from './lib.mjs';
 
-let server;
-let browser;
-const dictionaries = {};
-
-before(async () => {
-  for (const lang of ['en', 'ru', 'ko']) {
-    dictionaries[lang] = JSON.parse(await readFile(path.join(repoRoot, `web/i18n/${lang}.json`), 'utf8'));
-  }
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+let dictionaries;
+const env = serverAndBrowser({ setup: async () => { dictionaries = await loadDictionaries(); } });
 
 // An online game with both seats taken; Black is "me".
-async function onlineGame(body = {}) {
-  const created = await api(server.url, 'POST', '/api/v1/games', { body: { mode: 'online', color: 'black', ...body } });
-  assert.equal(created.status, 201, created.text);
-  const id = created.json.game.id;
-  const claimed = await api(server.url, 'POST', `/api/v1/games/${id}/claim`, { body: { invite: created.json.invite } });
-  return { id, black: created.json.seats[0].token, white: claimed.json.token };
-}
+const gameOfMine = (body = {}) => onlineGame(env.server.url, body);
 
 // Opening a seat link is how a browser learns (and stores) its seat.
 async function openSeatLink(page, id, token) {
-  await page.goto(`${server.url}/g/${id}#seat=${token}`);
+  await page.goto(`${env.server.url}/g/${id}#seat=${token}`);
   await waitForGame(page);
 }
 
 test('my games: my turn first, then waiting, then finished; a copied seat link plays anywhere', async () => {
-  const mine = await onlineGame({ time_control: { type: 'absolute', main: 900 } });
-  const waiting = await onlineGame();
-  await act(server.url, waiting.id, waiting.black, { action: 'attempt', vertex: 'E5' });
-  const finished = await onlineGame();
-  await act(server.url, finished.id, finished.white, { action: 'resign' });
+  const mine = await gameOfMine({ time_control: { type: 'absolute', main: 900 } });
+  const waiting = await gameOfMine();
+  await act(env.server.url, waiting.id, waiting.black, { action: 'attempt', vertex: 'E5' });
+  const finished = await gameOfMine();
+  await act(env.server.url, finished.id, finished.white, { action: 'resign' });
 
-  const page = await openPage(browser);
-  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+  const page = await openPage(env.browser);
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: env.server.url });
   for (const game of [finished, waiting, mine]) await openSeatLink(page, game.id, game.black);
-  await page.goto(server.url + '/my-games');
+  await page.goto(env.server.url + '/my-games');
   await waitForGame(page);
   const order = await page.$$eval('section:not([hidden]) li[data-game-id]', (items) => items.map((li) => [li.closest('ul').id, li.dataset.gameId]));
   assert.deepEqual(order, [['turn-list', mine.id], ['waiting-list', waiting.id], ['finished-list', finished.id]]);
@@ -67,10 +45,10 @@ test('my games: my turn first, then waiting, then finished; a copied seat link p
   await page.click(`#turn-list li[data-game-id="${mine.id}"] button.copy-seat`);
   await page.waitForFunction(() => document.getElementById('copy-status').textContent !== '');
   const link = await page.evaluate(() => navigator.clipboard.readText());
-  assert.equal(link, `${server.url}/g/${mine.id}#seat=${mine.black}`);
+  assert.equal(link, `${env.server.url}/g/${mine.id}#seat=${mine.black}`);
 
   // A fresh browser with nothing stored: the seat link alone is enough.
-  const elsewhere = await openPage(browser);
+  const elsewhere = await openPage(env.browser);
   await elsewhere.goto(link);
   await waitForGame(elsewhere);
   assert.equal(await elsewhere.textContent('#role-title'), 'You play Black');
@@ -79,7 +57,7 @@ test('my games: my turn first, then waiting, then finished; a copied seat link p
   assert.match(await elsewhere.textContent('#log li[data-seq="1"]'), /Black played C3/);
 
   // A browser whose storage refuses every write still plays its seat.
-  const noStorage = await openPage(browser);
+  const noStorage = await openPage(env.browser);
   await noStorage.context().addInitScript(() => {
     Storage.prototype.setItem = () => { throw new DOMException('full', 'QuotaExceededError'); };
   });
@@ -95,16 +73,16 @@ test('my games: my turn first, then waiting, then finished; a copied seat link p
 });
 
 test('my games speaks English, Russian and Korean', async () => {
-  const game = await onlineGame();
+  const game = await gameOfMine();
   for (const [lang, locale] of [['en', 'en-US'], ['ru', 'ru-RU'], ['ko', 'ko-KR']]) {
-    const page = await openPage(browser, { locale });
-    await page.goto(server.url + '/my-games');
+    const page = await openPage(env.browser, { locale });
+    await page.goto(env.server.url + '/my-games');
     await waitForGame(page);
     const dict = dictionaries[lang];
     assert.equal(await page.textContent('h1'), dict.myGames.heading, lang);
     assert.equal(await page.textContent('#my-games-empty > span'), dict.myGames.empty, lang);
     await openSeatLink(page, game.id, game.black);
-    await page.goto(server.url + '/my-games');
+    await page.goto(env.server.url + '/my-games');
     await waitForGame(page);
     assert.equal(await page.textContent('#turn-title'), dict.myGames.yourTurn, lang);
     assert.equal(await page.textContent('button.copy-seat'), dict.myGames.copy, lang);

@@ -4,26 +4,16 @@
 // pass. Each page must show only its own stones until the end and the whole
 // board after, and Black's browser must never receive White's hidden stone.
 
-import { test, before, after } from 'node:test';
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  startServer, launchBrowser, openPage, screenshot, screenshotDir, waitForGame, clickVertex, waitForSeq,
+  serverAndBrowser, openPage, screenshot, screenshotDir, waitForGame, clickVertex, waitForSeq,
   stonesShown, passWithConfirmation, assertNoErrors,
 } from './lib.mjs';
 
-let server;
-let browser;
+const env = serverAndBrowser();
 
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-  console.log(`screenshots: ${screenshotDir}`);
-});
+after(() => console.log(`screenshots: ${screenshotDir}`));
 
 // Every API answer and WebSocket frame a page receives, to search for leaks.
 function recordTraffic(page) {
@@ -40,8 +30,8 @@ function recordTraffic(page) {
 }
 
 test('two browsers play a whole online game through the invite link', async () => {
-  const black = await openPage(browser);
-  await black.goto(server.url + '/');
+  const black = await openPage(env.browser);
+  await black.goto(env.server.url + '/');
   await waitForGame(black);
   await screenshot(black, 'home');
   await black.check('input[name="mode"][value="online"]');
@@ -61,7 +51,7 @@ test('two browsers play a whole online game through the invite link', async () =
   assert.equal(new URL(black.url()).hash, '', 'the seat token is removed from the address bar');
   assert.match(await black.textContent('#role-title'), /Black/);
 
-  const white = await openPage(browser);
+  const white = await openPage(env.browser);
   const whiteTraffic = recordTraffic(white);
   await white.goto(invite);
   await waitForGame(white);

@@ -3,28 +3,21 @@
 // theme, and fits a phone held upright. Also the computer mode: it is offered
 // with a strength choice, and whatever the server answers is shown clearly.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  startServer, launchBrowser, openPage, screenshot, waitForGame, readyTime, api, assertNoErrors,
+  serverAndBrowser, openPage, screenshot, waitForGame, readyTime, api, assertNoErrors,
 } from './lib.mjs';
 
 const LOAD_BUDGET_MS = 1000;
-let server;
-let browser;
 let game;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-  const created = await api(server.url, 'POST', '/api/v1/games', { body: { mode: 'online', color: 'white', settings: { size: 13, handicap: 3, torus: true } } });
-  assert.equal(created.status, 201, created.text);
-  game = created.json;
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
+const env = serverAndBrowser({
+  setup: async ({ server }) => {
+    const body = { mode: 'online', color: 'white', settings: { size: 13, handicap: 3, torus: true } };
+    const created = await api(server.url, 'POST', '/api/v1/games', { body });
+    assert.equal(created.status, 201, created.text);
+    game = created.json;
+  },
 });
 
 function pages() {
@@ -79,9 +72,9 @@ function lowContrast() {
 }
 
 test('each page is ready in under a second and logs no error', async () => {
-  const page = await openPage(browser);
+  const page = await openPage(env.browser);
   for (const [name, url] of pages()) {
-    await page.goto(server.url + url);
+    await page.goto(env.server.url + url);
     await waitForGame(page);
     const ready = await readyTime(page);
     assert.ok(ready > 0 && ready < LOAD_BUDGET_MS, `${name} ready after ${ready} ms`);
@@ -92,9 +85,9 @@ test('each page is ready in under a second and logs no error', async () => {
 
 test('text contrast passes WCAG AA in the light and the dark theme', async () => {
   for (const scheme of ['light', 'dark']) {
-    const page = await openPage(browser, { colorScheme: scheme });
+    const page = await openPage(env.browser, { colorScheme: scheme });
     for (const [name, url] of pages()) {
-      await page.goto(server.url + url);
+      await page.goto(env.server.url + url);
       await waitForGame(page);
       assert.deepEqual(await page.evaluate(lowContrast), [], `${name} in ${scheme}`);
     }
@@ -105,9 +98,9 @@ test('text contrast passes WCAG AA in the light and the dark theme', async () =>
 });
 
 test('pages fit a phone held upright', async () => {
-  const page = await openPage(browser, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  const page = await openPage(env.browser, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
   for (const [name, url] of pages()) {
-    await page.goto(server.url + url);
+    await page.goto(env.server.url + url);
     await waitForGame(page);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     assert.ok(overflow <= 0, `${name} is ${overflow}px wider than the phone`);
@@ -117,8 +110,8 @@ test('pages fit a phone held upright', async () => {
 });
 
 test('against the computer: strength choice offered, the answer shown clearly', async () => {
-  const page = await openPage(browser);
-  await page.goto(server.url + '/');
+  const page = await openPage(env.browser);
+  await page.goto(env.server.url + '/');
   await waitForGame(page);
   assert.equal(await page.isHidden('#level-field'), true, 'strength appears only for the computer');
   await page.check('input[name="mode"][value="computer"]');

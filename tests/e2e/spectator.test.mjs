@@ -2,45 +2,26 @@
 // public announcements only, is updated live, and sees the whole board once
 // the game ends.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  startServer, launchBrowser, openPage, screenshot, waitForGame, waitForSeq, stonesShown, api, act, assertNoErrors,
+  serverAndBrowser, openPage, screenshot, waitForGame, waitForSeq, stonesShown, api, act, onlineGame, assertNoErrors,
 } from './lib.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const env = serverAndBrowser();
 
 test('a spectator sees only the handicap stones until the end', async () => {
-  const created = await api(server.url, 'POST', '/api/v1/games', {
-    body: { mode: 'online', color: 'black', settings: { size: 9, handicap: 2 } },
-  });
-  assert.equal(created.status, 201, created.text);
-  const id = created.json.game.id;
-  const blackToken = created.json.seats[0].token;
-  const claimed = await api(server.url, 'POST', `/api/v1/games/${id}/claim`, { body: { invite: created.json.invite } });
-  assert.equal(claimed.status, 200, claimed.text);
-  const whiteToken = claimed.json.token;
-  const handicap = (await api(server.url, 'GET', `/api/v1/games/${id}`)).json.handicap;
+  const { id, created, black: blackToken, white: whiteToken } = await onlineGame(env.server.url, { settings: { size: 9, handicap: 2 } });
+  const handicap = (await api(env.server.url, 'GET', `/api/v1/games/${id}`)).json.handicap;
   assert.equal(handicap.length, 2);
 
   // White moves first after handicap: a move, then Black tries White's point.
-  await act(server.url, id, whiteToken, { action: 'attempt', vertex: 'E5' });
-  await act(server.url, id, blackToken, { action: 'attempt', vertex: 'E5' });
-  await act(server.url, id, blackToken, { action: 'attempt', vertex: 'D5' });
+  await act(env.server.url, id, whiteToken, { action: 'attempt', vertex: 'E5' });
+  await act(env.server.url, id, blackToken, { action: 'attempt', vertex: 'E5' });
+  await act(env.server.url, id, blackToken, { action: 'attempt', vertex: 'D5' });
 
-  const page = await openPage(browser);
-  await page.goto(created.json.links.watch);
+  const page = await openPage(env.browser);
+  await page.goto(created.links.watch);
   await waitForGame(page);
   assert.match(await page.textContent('#role-title'), /watching/);
   const expected = handicap.map((vertex) => `black:${vertex}`).sort();
@@ -54,9 +35,9 @@ test('a spectator sees only the handicap stones until the end', async () => {
   await screenshot(page, 'spectator');
 
   // Live: the next moves arrive without a reload; the end reveals everything.
-  await act(server.url, id, whiteToken, { action: 'pass' });
+  await act(env.server.url, id, whiteToken, { action: 'pass' });
   await waitForSeq(page, 4);
-  await act(server.url, id, blackToken, { action: 'pass' });
+  await act(env.server.url, id, blackToken, { action: 'pass' });
   await page.waitForSelector('#result-panel:not([hidden])');
   assert.deepEqual(await stonesShown(page), [...expected, 'black:D5', 'white:E5'].sort());
   await screenshot(page, 'spectator-game-over');
