@@ -87,6 +87,13 @@ test('past --max-websockets a socket is closed with 1013 "too many connections"'
   assert.match(m.text, /^phantomgo_websocket_connections 6$/m);
   assert.match(m.text, /^phantomgo_websocket_refused_total [1-9]/m);
   await open.pop().close();
+  // The client sees the close handshake before the server has released the
+  // slot: wait until the server counts one socket fewer.
+  for (let i = 0; i < 100; i++) {
+    const now = await call(base, 'GET', '/metrics');
+    if (/^phantomgo_websocket_connections 5$/m.test(now.text)) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
   const again = openSocket(base, id);
   await again.waitFor((f) => f.length >= 1);
   open.push(again);
