@@ -76,6 +76,8 @@ test('two browsers play a whole online game through the invite link', async () =
   // White A1, Black A2, White G7.
   await clickVertex(white, 'A1');
   await waitForSeq(black, 3);
+  await waitForSeq(white, 3);
+  assert.equal(await white.isHidden('#notice'), true, "a notice about the last turn goes with it");
   await clickVertex(black, 'A2');
   await waitForSeq(white, 4);
   await clickVertex(white, 'G7');
@@ -84,6 +86,7 @@ test('two browsers play a whole online game through the invite link', async () =
   await clickVertex(black, 'A1');
   await waitForSeq(black, 6);
   await black.waitForSelector('#board .tried[data-vertex="A1"]');
+  assert.match(await black.textContent('#notice'), /A1 is illegal/);
   await clickVertex(black, 'B1');
   await waitForSeq(black, 7);
   await waitForSeq(white, 7);
@@ -107,6 +110,7 @@ test('two browsers play a whole online game through the invite link', async () =
   assert.deepEqual(await stonesShown(black), everything, 'Black sees the whole board after the end');
   assert.deepEqual(await stonesShown(white), everything, 'White sees the whole board after the end');
   assert.match(await black.textContent('#result-text'), /White wins by 4\.5 points/);
+  assert.equal(await black.isHidden('#notice'), true, 'no notice from the play outlives the game');
   assert.equal(await black.getAttribute('#sgf-link', 'href'), `/api/v1/games/${new URL(watch).pathname.split('/')[2]}/sgf`);
   await screenshot(black, 'game-over');
 

@@ -1,69 +1,58 @@
-// The game page's wiring: who is looking, which view is shown, and what each
-// click or key does. Seats come from the URL fragment (#seat=TOKEN or
-// #invite=SECRET, read once and removed from the address bar) or from this
-// device's storage. One seat: a player. Both seats: hot-seat, where a curtain
-// hides everything between turns and only the active seat's view is ever
-// held in memory. No seat: a spectator.
+// The game page's wiring: which view is shown and what each click or key
+// does. The seats this visit holds (game-seats.js) decide who is looking.
+// One seat: a player. Both seats: hot-seat, where a curtain
+// (hotseat-curtain.js) hides everything between turns and only the active
+// seat's view is ever held in memory. No seat: a spectator.
 //
-// Views come from action answers and LiveUpdates; GameState drops anything
-// old, so each announcement is logged, flashed and sounded exactly once.
-//
-// Tokens read from the fragment are kept in memory as well as stored, so a
-// browser whose storage is cleared or refuses writes still plays from the
-// seat link. The clocks tick from each view's snapshot (clock.js).
+// Views come from action answers and the live feed; GameState drops
+// anything old, so each announcement is logged, flashed and sounded exactly
+// once. A notice (an illegal point, a refused action) lasts until the turn
+// changes at the latest: it never outlives the state it describes. The
+// clocks tick from each view's snapshot (clock.js).
 
-import { initPage, copyFrom, errorMessage, markReady } from './page.js';
+import { initPage, copyFrom, errorMessage, markReady, showNotice, clearNotice } from './page.js';
 import { t, onLanguageChange } from './i18n.js';
 import { api, LiveUpdates } from './api.js';
 import { GameState, opponentOf, isPlayer, isMyTurn, computerToMove } from './game-state.js';
+import { findSeats } from './game-seats.js';
 import { Board } from './board.js';
 import { RefereeLog } from './referee-log.js';
 import { ReplayControls } from './replay.js';
 import { Notes } from './notes.js';
 import { TurnAlerts } from './turn-alerts.js';
 import { GameClocks } from './clock.js';
+import { Curtain } from './hotseat-curtain.js';
+import { Rematch } from './rematch.js';
 import { confirmAction, dialogOpen } from './dialog.js';
 import { turnBanner, roleTitle, renderStats, renderTableInfo, resultText, renderScore } from './game-panels.js';
-import { loadSeats, saveSeat, saveGameSummary, loadInviteLink, getPref, setPref } from './storage.js';
+import { loadInviteLink, getPref, setPref } from './storage.js';
 
 const $ = (id) => document.getElementById(id);
 const gameId = decodeURIComponent(location.pathname.split('/').filter(Boolean)[1] ?? '');
 const NOTICE_MS = 6000;
-const REMATCH_POLL_MS = 4000;
 
 const state = new GameState();
 let seats = {};
 let hotseat = false;
 let activeColor = null;
-let curtainUp = false;
 let busy = false;
 let ghostMode = false;
 let pendingVertex = null;
 let confirmMode = Boolean(getPref('confirmMove', matchMedia('(pointer: coarse)').matches));
 let live = null;
-let rematchTimer = null;
-let noticeTimer = null;
 let board;
 let log;
 let notes;
 let replay;
 let alerts;
 let clocks;
+let curtain;
+let rematch;
 
 // ---- small helpers -------------------------------------------------------
 
-function clearNotice() {
-  clearTimeout(noticeTimer);
-  $('notice').hidden = true;
-  $('notice').textContent = '';
-}
-
 function notice(message) {
-  const box = $('notice');
-  box.textContent = message;
-  box.hidden = false;
-  clearTimeout(noticeTimer);
-  noticeTimer = setTimeout(() => { box.hidden = true; }, NOTICE_MS);
+  showNotice(message, NOTICE_MS);
 }
 
 function fatal(message) {
@@ -83,52 +72,17 @@ function seated() {
   return Boolean(view && isPlayer(view) && activeToken());
 }
 
+// {color: token} of the seats this page plays: both in hot-seat.
+function playingSeats() {
+  if (!seated()) return {};
+  return hotseat ? { ...seats } : { [activeColor]: activeToken() };
+}
+
 function visibleStone(view, vertex) {
   return (view.stones.black ?? []).includes(vertex) || (view.stones.white ?? []).includes(vertex);
 }
 
 // ---- who is looking --------------------------------------------------------
-
-function readFragment() {
-  const params = new URLSearchParams(location.hash.slice(1));
-  const found = { seats: params.getAll('seat').filter(Boolean), invite: params.get('invite') };
-  if (location.hash) history.replaceState(null, '', location.pathname + location.search);
-  return found;
-}
-
-// The seats of the fragment's tokens, {color: token}, also stored.
-async function adoptSeatTokens(tokens) {
-  const adopted = {};
-  for (const token of tokens) {
-    try {
-      const view = await api.view(gameId, token);
-      if (!isPlayer(view)) continue;
-      adopted[view.viewer] = token;
-      saveSeat(gameId, view.viewer, token);
-      saveGameSummary(gameId, { mode: view.game.mode, size: view.game.settings.size });
-    } catch (error) {
-      notice(errorMessage(error));
-    }
-  }
-  return adopted;
-}
-
-// The seat the invite gave, {color: token} (empty if none), also stored.
-async function claimInvite(invite) {
-  if (Object.keys(loadSeats(gameId)).length > 0) {
-    notice(t('game.ownInvite'));
-    return {};
-  }
-  try {
-    const seat = await api.claim(gameId, invite);
-    saveSeat(gameId, seat.color, seat.token);
-    saveGameSummary(gameId, { mode: 'online', size: null });
-    return { [seat.color]: seat.token };
-  } catch (error) {
-    notice(error.code === 'seat_taken' ? t('game.inviteUsed') : errorMessage(error));
-    return {};
-  }
-}
 
 async function fetchView(color) {
   try {
@@ -161,7 +115,7 @@ function boardModel(view) {
 
 function render() {
   const view = state.view;
-  if (!view || curtainUp) return;
+  if (!view || curtain.up) return;
   const banner = turnBanner(view, { hotseat });
   $('turn-banner').textContent = banner.text;
   $('turn-banner').dataset.kind = banner.kind;
@@ -223,21 +177,7 @@ function renderResult(view) {
   $('score-table').hidden = !renderScore($('score-body'), view.result);
   $('sgf-link').href = api.sgfUrl(gameId);
   $('sgf-link').setAttribute('download', `phantomgo-${gameId}.sgf`);
-  renderRematch(view);
-}
-
-function renderRematch(view) {
-  const button = $('rematch');
-  const link = $('rematch-link');
-  const offered = view.rematch?.id ?? null;
-  const joined = offered && Object.keys(loadSeats(offered)).length > 0;
-  button.hidden = !seated() || Boolean(joined);
-  button.textContent = offered ? t('result.acceptRematch') : t('result.offerRematch');
-  link.hidden = !offered || (seated() && !joined);
-  if (offered) {
-    link.href = `/g/${encodeURIComponent(offered)}`;
-    link.textContent = joined ? t('result.goRematch') : t('result.watchRematch');
-  }
+  rematch.render(view);
 }
 
 function renderSummary(view) {
@@ -273,7 +213,7 @@ function announce(events) {
   log.add(events);
   const view = state.view;
   const captured = events.flatMap((event) => event.captured ?? []);
-  if (captured.length > 0 && !curtainUp) {
+  if (captured.length > 0 && !curtain.up) {
     board.flash(captured);
   }
   if (events.some((event) => (event.capture_count ?? event.captured?.length ?? 0) > 0)) alerts.captured();
@@ -282,9 +222,11 @@ function announce(events) {
 }
 
 function accept(view, events = []) {
-  const wasOver = state.view?.over ?? false;
+  const previous = state.view;
   const fresh = state.accept(view, events);
   if (fresh === null) return;
+  const wasOver = previous?.over ?? false;
+  if (previous && (previous.turn !== view.turn || wasOver !== view.over)) clearNotice();
   render();
   announce(fresh);
   if (view.over && !wasOver) {
@@ -322,7 +264,7 @@ function afterAction(answer, mover, body) {
   if (event?.type === 'move' && body.vertex) notes.remove(body.vertex);
   accept(answer.view, event ? [event] : []);
   const turnOver = event && (event.type === 'move' || event.type === 'pass');
-  if (hotseat && turnOver && !answer.view.over) raiseCurtain(opponentOf(mover));
+  if (hotseat && turnOver && !answer.view.over) curtain.raise(opponentOf(mover));
   if (event?.type === 'illegal') notice(t('game.illegal', { vertex: event.vertex ?? body.vertex }));
 }
 
@@ -376,12 +318,10 @@ async function claim() {
   if (await confirmAction(t('game.confirmClaim'), t('game.claim'))) act({ action: 'claim' });
 }
 
-// ---- hot-seat curtain ----------------------------------------------------
+// ---- hot-seat handover ------------------------------------------------------
 
-// Covers the board at once and forgets the view that was shown: the curtain
-// must show nothing of either board, and the DOM keeps nothing behind it.
-function raiseCurtain(color) {
-  curtainUp = true;
+// Forgets what was shown: behind the curtain the DOM keeps nothing.
+function emptyBehindCurtain() {
   pendingVertex = null;
   ghostMode = false;
   board.clear();
@@ -389,27 +329,23 @@ function raiseCurtain(color) {
   clearNotice();
   $('board-summary').textContent = '';
   $('cursor-status').textContent = '';
-  $('game-area').hidden = true;
-  $('curtain-text').textContent = t('curtain.text', { color: t(`color.${color}`) });
-  $('curtain').dataset.color = color;
-  $('curtain').hidden = false;
-  $('curtain-show').focus();
 }
 
-async function lowerCurtain() {
-  const color = $('curtain').dataset.color;
+// The next seat's own view, asked for when its player lifts the curtain.
+async function loadSeatView(color) {
   try {
     const view = await api.view(gameId, seats[color]);
     activeColor = color;
     state.replace(view);
     await notes.load(seats[color]).catch(() => {});
+    return true;
   } catch (error) {
     notice(errorMessage(error));
-    return;
+    return false;
   }
-  curtainUp = false;
-  $('curtain').hidden = true;
-  $('game-area').hidden = false;
+}
+
+function showSeatView() {
   log.rebuild(state.view.events ?? []);
   render();
   $('board').focus();
@@ -437,46 +373,14 @@ function startLive() {
   live.start();
 }
 
-// After the end: no curtain, notes put away, and (for players) a watch for
-// the opponent's rematch offer, which changes the view without an event.
+// After the end: no curtain, and (for players) a watch for the opponent's
+// rematch offer.
 function finishGame() {
-  if (curtainUp) {
-    curtainUp = false;
-    $('curtain').hidden = true;
-    $('game-area').hidden = false;
+  if (curtain.up) {
+    curtain.uncover();
     render();
   }
-  if (rematchTimer || !seated() || state.view.rematch) return;
-  rematchTimer = setInterval(async () => {
-    if (state.view.rematch) {
-      clearInterval(rematchTimer);
-      return;
-    }
-    if (!document.hidden) await refresh();
-  }, REMATCH_POLL_MS);
-}
-
-async function rematch() {
-  const button = $('rematch');
-  button.disabled = true;
-  // A player asks for their seat; hot-seat needs both, which the first
-  // answer usually carries already.
-  const colors = hotseat ? ['black', 'white'] : [activeColor];
-  try {
-    let target = null;
-    for (const color of colors) {
-      if (target && colors.every((wanted) => loadSeats(target)[wanted])) break;
-      const answer = await api.rematch(gameId, seats[color]);
-      target = answer.game?.id ?? state.view.rematch?.id ?? target;
-      const granted = answer.seats ?? (answer.token ? [{ color: answer.color, token: answer.token }] : []);
-      for (const seat of granted) saveSeat(target, seat.color, seat.token);
-      saveGameSummary(target, { mode: state.view.game.mode, size: state.view.game.settings.size });
-    }
-    location.assign(`/g/${encodeURIComponent(target)}`);
-  } catch (error) {
-    notice(errorMessage(error));
-    button.disabled = false;
-  }
+  rematch.watchForOffer();
 }
 
 // ---- wiring --------------------------------------------------------------
@@ -485,12 +389,10 @@ function wireControls() {
   $('pass').addEventListener('click', pass);
   $('resign').addEventListener('click', resign);
   $('claim').addEventListener('click', claim);
-  $('curtain-show').addEventListener('click', lowerCurtain);
   $('confirm-move').addEventListener('click', () => pendingVertex && tryPoint(pendingVertex));
   $('cancel-move').addEventListener('click', () => { pendingVertex = null; render(); });
   $('ghost-mode').addEventListener('click', () => { ghostMode = !ghostMode; pendingVertex = null; render(); });
   $('clear-notes').addEventListener('click', () => notes.clear());
-  $('rematch').addEventListener('click', rematch);
   $('torus-reset').addEventListener('click', () => board.resetShift());
   for (const button of document.querySelectorAll('[data-shift]')) {
     const [dx, dy] = button.dataset.shift.split(',').map(Number);
@@ -534,7 +436,7 @@ function setupModules() {
   });
   log = new RefereeLog($('log'), $('log-empty'));
   clocks = new GameClocks($('clocks'), { onTick: renderClaim });
-  notes = new Notes(gameId, () => { if (!curtainUp) render(); });
+  notes = new Notes(gameId, () => { if (!curtain.up) render(); });
   replay = new ReplayControls({
     slider: $('replay-slider'),
     first: $('replay-first'),
@@ -544,6 +446,13 @@ function setupModules() {
     caption: $('replay-caption'),
     perspectives: [...document.querySelectorAll('input[name="perspective"]')],
   }, (model) => board.render(model));
+  curtain = new Curtain(
+    { curtain: $('curtain'), text: $('curtain-text'), button: $('curtain-show'), gameArea: $('game-area') },
+    { onRaise: emptyBehindCurtain, load: loadSeatView, onShown: showSeatView },
+  );
+  rematch = new Rematch({ button: $('rematch'), link: $('rematch-link') }, {
+    gameId, playingSeats, getView: () => state.view, refresh, onError: notice,
+  });
 }
 
 async function loadInitialView() {
@@ -571,10 +480,7 @@ async function main() {
     fatal(t('error.not_found'));
     return;
   }
-  const fragment = readFragment();
-  const adopted = await adoptSeatTokens(fragment.seats);
-  const invited = fragment.invite ? await claimInvite(fragment.invite) : {};
-  seats = { ...loadSeats(gameId), ...adopted, ...invited };
+  seats = await findSeats(gameId, notice);
   let view;
   try {
     view = await loadInitialView();
@@ -590,8 +496,8 @@ async function main() {
   $('loading').hidden = true;
   wireControls();
   onLanguageChange(() => {
-    if (curtainUp) {
-      $('curtain-text').textContent = t('curtain.text', { color: t(`color.${$('curtain').dataset.color}`) });
+    if (curtain.up) {
+      curtain.retranslate();
       return;
     }
     log.rebuild(state.view.events ?? []);
@@ -599,7 +505,7 @@ async function main() {
     render();
   });
   if (hotseat && !view.over) {
-    raiseCurtain(view.to_move);
+    curtain.raise(view.to_move);
   } else {
     $('game-area').hidden = false;
     render();

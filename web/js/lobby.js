@@ -6,7 +6,7 @@
 // the socket keeps failing the page also polls GET /api/v1/lobby while it
 // keeps retrying the socket, so the lists never go stale for long.
 
-import { initPage, errorMessage, markReady } from './page.js';
+import { initPage, errorMessage, markReady, showNotice } from './page.js';
 import { t, onLanguageChange, currentLanguage } from './i18n.js';
 import { api } from './api.js';
 import { loadSeats, saveSeat, saveGameSummary } from './storage.js';
@@ -82,11 +82,6 @@ function render() {
   $('playing-empty').hidden = lobby.playing.length > 0;
 }
 
-function notice(message) {
-  $('notice').textContent = message;
-  $('notice').hidden = false;
-}
-
 // ---- taking a seat ----------------------------------------------------------
 
 async function join(entry, button) {
@@ -99,7 +94,7 @@ async function join(entry, button) {
     saveGameSummary(entry.id, { mode: 'online', size: entry.settings.size });
     location.assign(`/g/${encodeURIComponent(entry.id)}#seat=${encodeURIComponent(seat.token)}`);
   } catch (error) {
-    notice(error.code === 'seat_taken' ? t('lobby.taken') : errorMessage(error));
+    showNotice(error.code === 'seat_taken' ? t('lobby.taken') : errorMessage(error));
     button.disabled = false;
     joining = false;
   }
@@ -170,7 +165,7 @@ class LobbyFeed {
         showStatus('lobby.polling');
       } catch (error) {
         showStatus('connection.reconnecting');
-        if (error.status > 0 && error.status < 500 && error.status !== 429) notice(errorMessage(error));
+        if (error.status > 0 && error.status < 500 && error.status !== 429) showNotice(errorMessage(error));
       }
       if (this.pollTimer !== null) this.pollTimer = setTimeout(poll, POLL_MS);
     };

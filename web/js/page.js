@@ -1,6 +1,7 @@
 // What every page shares: translations, the remembered language switcher,
-// the footer with the server's version and commit (GET /api/health), and a
-// copy-to-clipboard helper for the share links.
+// the footer with the server's version and commit (GET /api/health), the
+// notice line (#notice), a copy-to-clipboard helper for the share links and
+// the wording of API errors.
 
 import { initI18n, setLanguage, currentLanguage, onLanguageChange, t } from './i18n.js';
 import { api } from './api.js';
@@ -40,6 +41,26 @@ export async function initPage() {
   wireLanguageSwitch();
   renderFooter();
   loadBuild();
+}
+
+let noticeTimer = null;
+
+// Shows a message in the page's notice line (an alert for screen readers),
+// replacing the one before; hides it after hideAfterMs when that is given.
+export function showNotice(message, hideAfterMs = 0) {
+  const box = document.getElementById('notice');
+  box.textContent = message;
+  box.hidden = false;
+  clearTimeout(noticeTimer);
+  if (hideAfterMs > 0) noticeTimer = setTimeout(() => { box.hidden = true; }, hideAfterMs);
+}
+
+// Removes the notice: the state it described is gone.
+export function clearNotice() {
+  const box = document.getElementById('notice');
+  clearTimeout(noticeTimer);
+  box.hidden = true;
+  box.textContent = '';
 }
 
 // Copies an input's text; falls back to selecting it where the Clipboard API
