@@ -12,7 +12,8 @@
 
 import { initPage, copyFrom, errorMessage, markReady, showNotice, clearNotice } from './page.js';
 import { t, onLanguageChange } from './i18n.js';
-import { api, LiveUpdates } from './api.js';
+import { api } from './api.js';
+import { LiveFeed } from './live.js';
 import { GameState, opponentOf, isPlayer, isMyTurn, computerToMove } from './game-state.js';
 import { findSeats } from './game-seats.js';
 import { Board } from './board.js';
@@ -30,6 +31,7 @@ import { loadInviteLink, getPref, setPref } from './storage.js';
 const $ = (id) => document.getElementById(id);
 const gameId = decodeURIComponent(location.pathname.split('/').filter(Boolean)[1] ?? '');
 const NOTICE_MS = 6000;
+const LIVE_POLL_MS = 2000;
 
 const state = new GameState();
 let seats = {};
@@ -361,12 +363,17 @@ function showConnection(status) {
   box.dataset.status = status;
 }
 
+// Asks from the last sequence number applied, so nothing is missed after a
+// reconnect; GameState drops what was seen already.
 function startLive() {
-  live = new LiveUpdates({
-    gameId,
-    token: activeToken(),
-    getSince: () => state.seq,
-    onUpdate: ({ events, view }) => accept(view, events),
+  const token = activeToken();
+  live = new LiveFeed({
+    path: api.gameSocketPath(gameId),
+    hello: () => ({ type: 'hello', token, since: state.seq }),
+    dataType: 'update',
+    poll: () => api.events(gameId, token, state.seq),
+    pollMs: LIVE_POLL_MS,
+    onData: ({ events, view }) => accept(view, events ?? []),
     onStatus: showConnection,
     onError: (error) => notice(errorMessage(error)),
   });

@@ -4,18 +4,20 @@
 // The lists arrive live on the lobby WebSocket (docs/API.md, "Lobby"): the
 // server sends the whole lobby after the hello and after every change. When
 // the socket keeps failing the page also polls GET /api/v1/lobby while it
-// keeps retrying the socket, so the lists never go stale for long.
+// keeps retrying the socket (live.js), so the lists never go stale for long.
 
 import { initPage, errorMessage, markReady, showNotice } from './page.js';
 import { t, onLanguageChange, currentLanguage } from './i18n.js';
 import { api } from './api.js';
+import { LiveFeed } from './live.js';
 import { loadSeats, saveSeat, saveGameSummary } from './storage.js';
 import { describeTimeControl } from './time-format.js';
 
 const $ = (id) => document.getElementById(id);
 const POLL_MS = 5000;
-const FAILURES_BEFORE_POLLING = 2;
-const MAX_BACKOFF_MS = 10000;
+const STATUS_KEYS = {
+  connecting: 'lobby.connecting', live: 'lobby.live', polling: 'lobby.polling', reconnecting: 'connection.reconnecting',
+};
 
 let lobby = null;
 let joining = false;
@@ -113,79 +115,22 @@ function accept(next) {
   if (!document.documentElement.dataset.ready) markReady();
 }
 
-class LobbyFeed {
-  constructor() {
-    this.failures = 0;
-    this.pollTimer = null;
-  }
-
-  start() {
-    this.open();
-  }
-
-  open() {
-    const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
-    let socket;
-    try {
-      socket = new WebSocket(`${scheme}//${location.host}/api/v1/lobby/ws`);
-    } catch {
-      this.failed();
-      return;
-    }
-    socket.onopen = () => socket.send(JSON.stringify({ type: 'hello' }));
-    socket.onmessage = (message) => {
-      let data;
-      try {
-        data = JSON.parse(message.data);
-      } catch {
-        return;
-      }
-      if (data.type !== 'lobby') return;
-      this.failures = 0;
-      this.stopPolling();
-      showStatus('lobby.live');
-      accept(data);
-    };
-    socket.onclose = () => this.failed();
-  }
-
-  failed() {
-    this.failures += 1;
-    if (this.failures >= FAILURES_BEFORE_POLLING) this.startPolling();
-    else showStatus('connection.reconnecting');
-    const backoff = Math.min(MAX_BACKOFF_MS, 500 * 2 ** this.failures) * (0.5 + Math.random() / 2);
-    setTimeout(() => this.open(), backoff);
-  }
-
-  startPolling() {
-    if (this.pollTimer !== null) return;
-    const poll = async () => {
-      try {
-        accept(await api.lobby());
-        showStatus('lobby.polling');
-      } catch (error) {
-        showStatus('connection.reconnecting');
-        if (error.status > 0 && error.status < 500 && error.status !== 429) showNotice(errorMessage(error));
-      }
-      if (this.pollTimer !== null) this.pollTimer = setTimeout(poll, POLL_MS);
-    };
-    this.pollTimer = setTimeout(poll, 0);
-  }
-
-  stopPolling() {
-    clearTimeout(this.pollTimer);
-    this.pollTimer = null;
-  }
-}
-
 async function main() {
   await initPage();
-  showStatus('lobby.connecting');
   onLanguageChange(() => {
     render();
     showStatus($('lobby-status').dataset.status);
   });
-  new LobbyFeed().start();
+  new LiveFeed({
+    path: api.lobbySocketPath,
+    hello: () => ({ type: 'hello' }),
+    dataType: 'lobby',
+    poll: () => api.lobby(),
+    pollMs: POLL_MS,
+    onData: accept,
+    onStatus: (status) => showStatus(STATUS_KEYS[status]),
+    onError: (error) => showNotice(errorMessage(error)),
+  }).start();
 }
 
 main();

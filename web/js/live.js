@@ -1,0 +1,134 @@
+// One live feed from the server, as the game page and the lobby use it: a
+// WebSocket first; after repeated failures (or at once when the server says
+// it has too many connections, close code 1013) the feed also polls while it
+// keeps retrying the socket with a growing, jittered delay, so a long outage
+// of the socket alone costs no update. The browser coming back online
+// retries the socket at once.
+//
+// What differs between feeds is given: the socket path, the hello message
+// (built at each connection, so it can carry the newest sequence number),
+// the type of the socket's data messages and the poll request, whose answer
+// has the same shape. Status: 'connecting' | 'live' | 'reconnecting' |
+// 'polling'.
+
+const FAILURES_BEFORE_POLLING = 2;
+const MAX_SOCKET_BACKOFF_MS = 10000;
+const SOCKET_RETRY_OVERLOADED_MS = 30000;
+const OVERLOADED = 1013;
+
+// An error worth showing to the person: the request itself was refused
+// (4xx other than rate limiting); anything else is an outage to ride out.
+const refused = (error) => error.status > 0 && error.status < 500 && error.status !== 429;
+
+export class LiveFeed {
+  constructor({ path, hello, dataType, poll, pollMs, onData, onStatus, onError = () => {} }) {
+    Object.assign(this, { path, hello, dataType, poll, pollMs, onData, onStatus, onError });
+    this.socket = null;
+    this.failures = 0;
+    this.stopped = true;
+    this.pollTimer = null;
+    this.socketTimer = null;
+    this.status = null;
+    this.handleOnline = () => this.retrySocketNow();
+  }
+
+  start() {
+    this.stopped = false;
+    window.addEventListener('online', this.handleOnline);
+    this.setStatus('connecting');
+    this.openSocket();
+  }
+
+  stop() {
+    this.stopped = true;
+    window.removeEventListener('online', this.handleOnline);
+    clearTimeout(this.socketTimer);
+    this.stopPolling();
+    if (this.socket) {
+      this.socket.onclose = null;
+      this.socket.close(1000);
+      this.socket = null;
+    }
+  }
+
+  setStatus(status) {
+    if (status === this.status) return;
+    this.status = status;
+    this.onStatus(status);
+  }
+
+  openSocket() {
+    if (this.stopped) return;
+    const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
+    let socket;
+    try {
+      socket = new WebSocket(`${scheme}//${location.host}${this.path}`);
+    } catch {
+      this.socketFailed(null);
+      return;
+    }
+    this.socket = socket;
+    socket.onopen = () => socket.send(JSON.stringify(this.hello()));
+    socket.onmessage = (message) => this.receive(message.data);
+    socket.onclose = (closing) => {
+      if (this.socket === socket) this.socket = null;
+      this.socketFailed(closing.code);
+    };
+  }
+
+  receive(text) {
+    let message;
+    try {
+      message = JSON.parse(text);
+    } catch {
+      return;
+    }
+    if (message.type === this.dataType) {
+      this.failures = 0;
+      this.stopPolling();
+      this.setStatus('live');
+      this.onData(message);
+    } else if (message.type === 'error' && message.error) {
+      this.onError({ status: 0, code: message.error.code, message: message.error.message });
+    }
+  }
+
+  socketFailed(closeCode) {
+    if (this.stopped) return;
+    this.failures += 1;
+    const overloaded = closeCode === OVERLOADED;
+    if (overloaded || this.failures >= FAILURES_BEFORE_POLLING) this.startPolling();
+    if (this.status !== 'polling') this.setStatus('reconnecting');
+    const backoff = Math.min(MAX_SOCKET_BACKOFF_MS, 500 * 2 ** (this.failures - 1)) * (0.5 + Math.random() / 2);
+    this.socketTimer = setTimeout(() => this.openSocket(), overloaded ? SOCKET_RETRY_OVERLOADED_MS : backoff);
+  }
+
+  retrySocketNow() {
+    if (this.stopped || this.socket) return;
+    clearTimeout(this.socketTimer);
+    this.openSocket();
+  }
+
+  startPolling() {
+    if (this.pollTimer !== null) return;
+    const pollOnce = async () => {
+      if (this.stopped || this.pollTimer === null) return;
+      try {
+        const answer = await this.poll();
+        if (this.pollTimer === null) return;
+        this.setStatus('polling');
+        this.onData(answer);
+      } catch (error) {
+        if (refused(error)) this.onError(error);
+        else this.setStatus('reconnecting');
+      }
+      if (this.pollTimer !== null) this.pollTimer = setTimeout(pollOnce, this.pollMs);
+    };
+    this.pollTimer = setTimeout(pollOnce, 0);
+  }
+
+  stopPolling() {
+    clearTimeout(this.pollTimer);
+    this.pollTimer = null;
+  }
+}
