@@ -1,13 +1,13 @@
 // "My games" in a real browser: the games whose seat links this browser
 // opened are listed with the player's turn first, then those waiting for the
-// opponent, then finished ones; a copied seat link opened in a fresh browser
+// opponent (to move, or to come at all), then finished ones; a copied seat link opened in a fresh browser
 // (no storage at all) plays the seat, and so does a browser whose storage
 // refuses every write. Checked in English, Russian and Korean.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  serverAndBrowser, openPage, screenshot, waitForGame, clickVertex, waitForSeq, act, onlineGame,
+  serverAndBrowser, openPage, screenshot, waitForGame, clickVertex, waitForSeq, api, act, onlineGame,
   loadDictionaries, assertNoErrors,
 } from './lib.mjs';
 
@@ -29,16 +29,20 @@ test('my games: my turn first, then waiting, then finished; a copied seat link p
   await act(env.server.url, waiting.id, waiting.black, { action: 'attempt', vertex: 'E5' });
   const finished = await gameOfMine();
   await act(env.server.url, finished.id, finished.white, { action: 'resign' });
+  // Black moves first, but nobody has opened the invite yet.
+  const created = await api(env.server.url, 'POST', '/api/v1/games', { body: { mode: 'online', color: 'black' } });
+  const alone = { id: created.json.game.id, black: created.json.seats[0].token };
 
   const page = await openPage(env.browser);
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: env.server.url });
-  for (const game of [finished, waiting, mine]) await openSeatLink(page, game.id, game.black);
+  for (const game of [finished, alone, waiting, mine]) await openSeatLink(page, game.id, game.black);
   await page.goto(env.server.url + '/my-games');
   await waitForGame(page);
   const order = await page.$$eval('section:not([hidden]) li[data-game-id]', (items) => items.map((li) => [li.closest('ul').id, li.dataset.gameId]));
-  assert.deepEqual(order, [['turn-list', mine.id], ['waiting-list', waiting.id], ['finished-list', finished.id]]);
+  assert.deepEqual(order, [['turn-list', mine.id], ['waiting-list', waiting.id], ['waiting-list', alone.id], ['finished-list', finished.id]]);
   assert.match(await page.textContent(`#turn-list li[data-game-id="${mine.id}"]`), /online · 15 min absolute · You play Black.*Your turn \(Black\) · move 1/);
   assert.match(await page.textContent(`#waiting-list li[data-game-id="${waiting.id}"]`), /White to play · move 2/);
+  assert.match(await page.textContent(`#waiting-list li[data-game-id="${alone.id}"]`), /Waiting for an opponent to join/);
   assert.match(await page.textContent(`#finished-list li[data-game-id="${finished.id}"]`), /Black wins: White resigned/);
   await screenshot(page, 'my-games');
 

@@ -40,10 +40,14 @@ async function readViews(games) {
   return out;
 }
 
+const opponentMissing = (entry) => entry.view.game.mode === 'online'
+  && !entry.view.seats[entry.colors.includes('black') ? 'white' : 'black']?.taken;
+
+// A game whose opponent has not come yet waits, even when this seat moves first.
 function groupOf(entry) {
   const view = entry.view;
   if (!view || view.over) return 'finished';
-  return entry.colors.includes(view.to_move) ? 'turn' : 'waiting';
+  return entry.colors.includes(view.to_move) && !opponentMissing(entry) ? 'turn' : 'waiting';
 }
 
 function seatLink(entry) {
@@ -67,8 +71,7 @@ function statusText(entry) {
   const view = entry.view;
   if (!view) return entry.error?.status === 404 || entry.error?.status === 403 ? t('myGames.missing') : errorMessage(entry.error);
   if (view.over) return resultText(view.result);
-  const opponent = entry.colors.includes('black') ? 'white' : 'black';
-  if (!view.seats[opponent]?.taken) return t('myGames.noOpponent');
+  if (opponentMissing(entry)) return t('myGames.noOpponent');
   const move = t('myGames.move', { turn: view.turn });
   if (groupOf(entry) === 'turn') return `${t('myGames.yourMove', { color: t(`color.${view.to_move}`) })} · ${move}`;
   return `${t('myGames.toPlay', { color: t(`color.${view.to_move}`) })} · ${move}`;
