@@ -1,6 +1,6 @@
 // The game page's clocks: both sides' remaining time, ticking, with a
-// visual and audible warning in the last seconds and in byo-yomi, and each
-// player's "disconnected" badge.
+// visual and audible warning in the last seconds and in byo-yomi, and, while
+// the game is on, each player's "disconnected" badge.
 //
 // The server's clock is the only authority (docs/API.md, "clock"): every
 // view carries a snapshot taken at the server's now_ms. The page never keeps
@@ -149,7 +149,8 @@ export class GameClocks {
     parts.name.textContent = t(`color.${color}`);
     parts.row.dataset.running = String(running);
     const seat = seats?.[color];
-    const away = game.mode === 'online' && seat?.taken && !seat.computer && !seat.connected && color !== this.perspective;
+    const away = !this.view.over && game.mode === 'online' && seat?.taken && !seat.computer && !seat.connected
+      && color !== this.perspective;
     parts.badge.textContent = t('clock.disconnected');
     parts.badge.hidden = !away;
     if (!clock[color]) {
