@@ -56,8 +56,9 @@ test('a player places a stone, marks a ghost and passes with the keyboard only',
   // White answers through the API; then P (with confirmation) passes.
   await act(env.server.url, game.id, game.white, { action: 'attempt', vertex: 'C3' });
   await waitForSeq(page, 2);
+  // P is read by its key's place: a Russian layout sends "з" for it.
   await page.focus('#board');
-  await page.keyboard.press('p');
+  await page.evaluate(() => document.activeElement.dispatchEvent(new KeyboardEvent('keydown', { key: 'з', code: 'KeyP', bubbles: true })));
   await page.waitForSelector('#confirm-dialog[open]');
   assert.equal(await page.evaluate(() => document.activeElement.id), 'confirm-ok');
   await page.keyboard.press('Enter');

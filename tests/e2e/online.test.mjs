@@ -111,6 +111,9 @@ test('two browsers play a whole online game through the invite link', async () =
   assert.deepEqual(await stonesShown(white), everything, 'White sees the whole board after the end');
   assert.match(await black.textContent('#result-text'), /White wins by 4\.5 points/);
   assert.equal(await black.isHidden('#notice'), true, 'no notice from the play outlives the game');
+  // A1, the point Black's B1 emptied, is Black's territory: shaded and marked.
+  assert.equal(await black.locator('#board .territory.black[data-vertex="A1"]').count(), 1);
+  assert.equal(await black.locator('#board .territory-area.black').count(), 1);
   assert.equal(await black.getAttribute('#sgf-link', 'href'), `/api/v1/games/${new URL(watch).pathname.split('/')[2]}/sgf`);
   await screenshot(black, 'game-over');
 

@@ -40,6 +40,8 @@ test('a spectator sees only the handicap stones until the end', async () => {
   await act(env.server.url, id, blackToken, { action: 'pass' });
   await page.waitForSelector('#result-panel:not([hidden])');
   assert.deepEqual(await stonesShown(page), [...expected, 'black:D5', 'white:E5'].sort());
+  assert.equal(await page.isHidden('#clocks'), true, 'no presence badges after the end of an untimed game');
+  assert.equal(await page.textContent('#opt-sound-label'), 'Sound on captures', 'a spectator has no turn to hear');
   await screenshot(page, 'spectator-game-over');
   assertNoErrors(assert, page, 'spectator page');
 });

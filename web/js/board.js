@@ -10,7 +10,9 @@
 // "main" (the wrap copies carry the class "wrap").
 //
 // Keyboard: the container is focusable; arrows move a cursor (wrapping on a
-// torus), Enter or Space tries the point, G toggles a ghost stone.
+// torus), Enter or Space tries the point, G toggles a ghost stone. Letter
+// keys are read by their place on the keyboard (event.code), so G works the
+// same with a Russian or Korean layout.
 
 import { toVertex, parseVertex, columnLetter, starPoints } from './vertex.js';
 
@@ -248,7 +250,7 @@ export class Board {
     } else if (event.key === 'Enter' || event.key === ' ') {
       event.preventDefault();
       if (this.interactive) this.onPoint(this.cursorVertex());
-    } else if (event.key === 'g' || event.key === 'G') {
+    } else if (event.code === 'KeyG') {
       event.preventDefault();
       if (this.interactive) this.onGhost(this.cursorVertex());
     }
@@ -296,12 +298,21 @@ export class Board {
     }
   }
 
+  // Each point of territory: its cell shaded in the owner's colour (cut at
+  // the board's edge lines), and the owner's square mark in the middle.
   drawTerritory(territory) {
     if (!territory) return;
+    const low = this.px(-this.wrap);
+    const high = this.px(this.size - 1 + this.wrap);
+    const span = (from) => [Math.max(low, from - CELL / 2), Math.min(high, from + CELL / 2)];
     for (const color of ['black', 'white']) {
       this.eachPosition(territory[color], (x, y, vertex, wrapCopy) => {
-        const s = CELL * 0.36;
-        svg('rect', { class: `territory ${color}${wrapCopy ? ' wrap' : ''}`, x: x - s / 2, y: y - s / 2, width: s, height: s, 'data-vertex': vertex }, this.layers.territory);
+        const wrap = wrapCopy ? ' wrap' : '';
+        const [x0, x1] = span(x);
+        const [y0, y1] = span(y);
+        svg('rect', { class: `territory-area ${color}${wrap}`, x: x0, y: y0, width: x1 - x0, height: y1 - y0 }, this.layers.territory);
+        const s = CELL * 0.4;
+        svg('rect', { class: `territory ${color}${wrap}`, x: x - s / 2, y: y - s / 2, width: s, height: s, 'data-vertex': vertex }, this.layers.territory);
       });
     }
   }

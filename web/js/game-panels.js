@@ -39,8 +39,10 @@ export function roleTitle(view, { hotseat }) {
   return t('role.spectator');
 }
 
+// The move in progress and its failed attempts are left out once the game
+// is over: there is no move in progress then.
 export function renderStats(dl, view) {
-  const rows = [
+  const rows = view.over ? [] : [
     [t('stats.move'), formatNumber(view.turn), 'turn'],
     [t('stats.attempts'), formatNumber(attemptsThisTurn(view)), 'attempts'],
   ];

@@ -146,9 +146,11 @@ function renderControls(view) {
   $('notes-panel').hidden = !seated() || view.over;
   $('ghost-mode').setAttribute('aria-pressed', String(ghostMode));
   $('board').classList.toggle('ghost-mode', ghostMode);
-  $('board').classList.toggle('busy', busy);
-  $('opt-confirm-row').hidden = !seated();
-  $('opt-notify-row').hidden = !seated() || hotseat || !TurnAlerts.supported();
+  $('board').classList.toggle('busy', busy || computerToMove(view));
+  // Only a player alone at the device hears that their turn came.
+  $('opt-sound-label').textContent = seated() && !hotseat && !view.over ? t('options.sound') : t('options.soundWatching');
+  $('opt-confirm-row').hidden = !seated() || view.over;
+  $('opt-notify-row').hidden = !seated() || view.over || hotseat || !TurnAlerts.supported();
   const showConfirm = Boolean(pendingVertex) && myTurn;
   $('confirm-move-bar').hidden = !showConfirm;
   if (showConfirm) $('confirm-move').textContent = t('game.confirmMove', { vertex: pendingVertex });
@@ -411,7 +413,7 @@ function wireControls() {
   document.addEventListener('keydown', (event) => {
     const typing = event.target.closest?.('input, select, textarea');
     if (typing || dialogOpen() || event.ctrlKey || event.metaKey || event.altKey) return;
-    if (event.key === 'p' || event.key === 'P') {
+    if (event.code === 'KeyP') {
       event.preventDefault();
       pass();
     }

@@ -7,7 +7,7 @@
 import { initPage, copyFrom, errorMessage, markReady } from './page.js';
 import { t, onLanguageChange } from './i18n.js';
 import { api } from './api.js';
-import { saveSeat, saveInviteLink, saveGameSummary, listGames } from './storage.js';
+import { saveSeat, saveInviteLink, saveGameSummary } from './storage.js';
 
 const FIRST_SIZES = [9, 13, 19];
 const $ = (id) => document.getElementById(id);
@@ -208,28 +208,6 @@ async function submit(event) {
   }
 }
 
-function renderGames() {
-  const games = listGames();
-  const list = $('my-games-list');
-  list.replaceChildren();
-  for (const game of games.slice(0, 10)) {
-    const item = document.createElement('li');
-    const link = document.createElement('a');
-    link.href = `/g/${encodeURIComponent(game.id)}`;
-    const parts = [];
-    if (game.summary?.size) parts.push(t('form.sizeValue', { size: game.summary.size }));
-    if (game.summary?.mode) parts.push(t(`mode.${game.summary.mode}`));
-    parts.push(game.colors.map((color) => t(`color.${color}`)).join(' + '));
-    link.textContent = parts.join(' · ');
-    const when = document.createElement('span');
-    when.className = 'hint';
-    when.textContent = ' ' + new Date(game.savedAt).toLocaleString(document.documentElement.lang);
-    item.append(link, when);
-    list.append(item);
-  }
-  $('my-games').hidden = games.length === 0;
-}
-
 function wire() {
   $('size').addEventListener('change', fillHandicaps);
   $('tc-type').addEventListener('change', updateClockFields);
@@ -247,7 +225,6 @@ function wire() {
     $('share').hidden = true;
     $('create').hidden = false;
     $('copy-status').textContent = '';
-    renderGames();
     $('new-game-title').focus();
   });
 }
@@ -259,14 +236,12 @@ async function main() {
   fillDays();
   updateModeFields();
   updateClockFields();
-  renderGames();
   wire();
   onLanguageChange(() => {
     fillSizes();
     fillHandicaps();
     fillDays();
     updateClockFields();
-    renderGames();
   });
   markReady();
 }

@@ -132,7 +132,7 @@ export class ReplayControls {
     const final = index === total;
     this.el.caption.textContent = frame.event
       ? t('replay.step', { step: index, total, text: describeEvent(frame.event) })
-      : t('replay.start', { total });
+      : t('replay.start', { count: total });
     this.el.slider.setAttribute('aria-valuetext', t('replay.position', { step: index, total }));
     this.el.first.disabled = this.el.previous.disabled = index === 0;
     this.el.next.disabled = this.el.last.disabled = final;
