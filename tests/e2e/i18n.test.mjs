@@ -1,7 +1,8 @@
 // Translations: the three dictionaries have the same keys and every key the
-// pages use; plurals follow each language's rules; the language comes from
-// the browser, the switcher changes it in place and is remembered; the rules
-// page is photographed in each language.
+// pages use; plurals follow each language's rules; no English is left on any
+// page (game pages in every state included) in Russian or Korean; the
+// language comes from the browser, the switcher changes it in place and is
+// remembered; the rules page is photographed in each language.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -9,6 +10,7 @@ import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import {
   serverAndBrowser, openPage, screenshot, waitForGame, repoRoot, assertNoErrors, LANGUAGES, loadDictionaries,
+  onlineGame, act, api,
 } from './lib.mjs';
 
 const PLURAL_KEYS = new Set(['zero', 'one', 'two', 'few', 'many', 'other']);
@@ -61,6 +63,56 @@ test('every key used by the pages and scripts exists', async () => {
   assert.ok(used.size > 150, `found ${used.size} keys in use`);
   const missing = [...used].filter((key) => !has(key));
   assert.deepEqual(missing, [], 'keys used but not translated');
+});
+
+// The Latin words of the visible text: in Russian and Korean only the names
+// that stay as they are (a file format, key names, an organisation, Roman
+// numerals) may be.
+function latinWords() {
+  const KEPT = new Set(['SGF', 'Enter', 'ICGA', 'QR']);
+  const words = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const element = node.parentElement;
+    if (element.closest('svg, option, script, [hidden]') || element.getClientRects().length === 0) continue;
+    for (const [word] of node.textContent.matchAll(/(?<![\w.])[A-Za-z][A-Za-z'’-]*[A-Za-z](?![\w])/g)) {
+      if (!KEPT.has(word) && !/^[IVXLC]+$/.test(word)) words.push(`${word} (in "${node.textContent.trim().slice(0, 40)}")`);
+    }
+  }
+  return words;
+}
+
+test('no English is left on any page in Russian or Korean', async () => {
+  const { url } = env.server;
+  const playing = await onlineGame(url, { public: true, settings: { size: 9, handicap: 2 } });
+  await act(url, playing.id, playing.white, { action: 'attempt', vertex: 'E5' });
+  await act(url, playing.id, playing.black, { action: 'attempt', vertex: 'E5' });
+  const over = await onlineGame(url);
+  await act(url, over.id, over.black, { action: 'attempt', vertex: 'C3' });
+  await act(url, over.id, over.white, { action: 'pass' });
+  await act(url, over.id, over.black, { action: 'pass' });
+  const open = await api(url, 'POST', '/api/v1/games', { body: { mode: 'online', color: 'white', public: true } });
+  const hotseat = await api(url, 'POST', '/api/v1/games', { body: { mode: 'hotseat' } });
+  // No two visits in a row to one game: a new fragment alone would not load
+  // the page again.
+  const visits = [
+    ['home', '/'], ['spectator', `/g/${playing.id}`], ['rules', '/rules'],
+    ['player', `/g/${playing.id}#seat=${playing.black}`], ['lobby', '/lobby'],
+    ['game over', `/g/${over.id}#seat=${over.white}`],
+    ['waiting for the opponent', `/g/${open.json.game.id}#seat=${open.json.seats[0].token}`],
+    ['hot-seat curtain', new URL(hotseat.json.links.play).pathname + new URL(hotseat.json.links.play).hash],
+    ['my games', '/my-games'],
+  ];
+  for (const locale of ['ru-RU', 'ko-KR']) {
+    const page = await openPage(env.browser, { locale });
+    for (const [name, path] of visits) {
+      await page.goto(url + path);
+      await waitForGame(page);
+      assert.deepEqual(await page.evaluate(latinWords), [], `${name} in ${locale}`);
+    }
+    assertNoErrors(assert, page, locale);
+    await page.context().close();
+  }
 });
 
 test('the browser language is followed and the switcher is remembered', async () => {
