@@ -5,7 +5,7 @@
 // (/g/{id}#seat=TOKEN), which is the only key to the seat: whoever keeps it
 // can continue on any device, even after this browser's storage is gone.
 
-import { initPage, errorMessage, markReady } from './page.js';
+import { initPage, errorMessage, markReady, copyFrom } from './page.js';
 import { t, onLanguageChange } from './i18n.js';
 import { api } from './api.js';
 import { listGames, loadSeats } from './storage.js';
@@ -81,15 +81,7 @@ function statusText(entry) {
 // selected, for copying by hand.
 async function copySeatLink(entry, field) {
   field.value = seatLink(entry);
-  try {
-    await navigator.clipboard.writeText(field.value);
-    $('copy-status').textContent = t('myGames.copied');
-  } catch {
-    field.hidden = false;
-    field.focus();
-    field.select();
-    $('copy-status').textContent = t('share.copyManually');
-  }
+  await copyFrom(field, $('copy-status'), t('myGames.copied'));
 }
 
 function row(entry) {

@@ -64,18 +64,20 @@ export function clearNotice() {
 }
 
 // Copies an input's text; falls back to selecting it where the Clipboard API
-// is unavailable (plain http on another host). Reports through statusElement.
-export async function copyFrom(input, statusElement) {
+// is unavailable (plain http on another host), so it can be copied by hand.
+// Reports through statusElement, with copiedText once it is copied.
+export async function copyFrom(input, statusElement, copiedText = t('share.copied')) {
   let copied = false;
   try {
     await navigator.clipboard.writeText(input.value);
     copied = true;
   } catch {
+    input.hidden = false;
     input.focus();
     input.select();
     copied = document.execCommand('copy');
   }
-  if (statusElement) statusElement.textContent = copied ? t('share.copied') : t('share.copyManually');
+  if (statusElement) statusElement.textContent = copied ? copiedText : t('share.copyManually');
   return copied;
 }
 
