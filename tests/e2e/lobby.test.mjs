@@ -31,9 +31,10 @@ test('a visitor takes the free seat of a public game from the live lobby, and ot
   await visitor.waitForSelector(row('open', id));
   assert.match(await visitor.textContent(row('open', id)), /9 × 9 · Olympiad · 10 min \+ 10 s per move/);
   await screenshot(visitor, 'lobby-open');
+  // The lobby page is ready too: wait for the game page before waiting for it.
   await visitor.click(`${row('open', id)} button`);
+  await visitor.waitForURL((url) => url.pathname === `/g/${id}`);
   await waitForGame(visitor);
-  assert.equal(new URL(visitor.url()).pathname, `/g/${id}`);
   assert.equal(await visitor.textContent('#role-title'), 'You play White');
   await visitor.waitForSelector('#clocks:not([hidden])');
   assert.match(await visitor.textContent('#clocks .clock[data-color="black"]'), /Black.*10:00/);
@@ -50,6 +51,7 @@ test('a visitor takes the free seat of a public game from the live lobby, and ot
   await watcher.waitForSelector(row('playing', id));
   assert.equal(await watcher.locator(row('open', id)).count(), 0, 'no longer open');
   await watcher.click(`${row('playing', id)} a`);
+  await watcher.waitForURL((url) => url.pathname === `/g/${id}`);
   await waitForGame(watcher);
   assert.match(await watcher.textContent('#role-title'), /watching/);
   assert.equal(await watcher.isHidden('#play-buttons'), true);

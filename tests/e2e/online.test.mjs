@@ -47,6 +47,7 @@ test('two browsers play a whole online game through the invite link', async () =
 
   const blackTraffic = recordTraffic(black);
   await black.click('#play-link');
+  await black.waitForURL(/\/g\//);
   await waitForGame(black);
   assert.equal(new URL(black.url()).hash, '', 'the seat token is removed from the address bar');
   assert.match(await black.textContent('#role-title'), /Black/);
