@@ -64,6 +64,7 @@ test('two browsers play a whole online game through the invite link', async () =
   await waitForSeq(black, 1);
   await waitForSeq(white, 1);
   // 2. White tries E5: illegal (Black's unseen stone), keeps the turn.
+  const whiteBoard = await white.locator('#board').boundingBox();
   await clickVertex(white, 'E5');
   await waitForSeq(white, 2);
   await white.waitForSelector('#board .tried[data-vertex="E5"]');
@@ -74,6 +75,7 @@ test('two browsers play a whole online game through the invite link', async () =
   await clickVertex(white, 'E5');
   await white.waitForSelector('#notice:not([hidden])');
   assert.match(await white.textContent('#notice'), /already tried E5/);
+  assert.deepEqual(await white.locator('#board').boundingBox(), whiteBoard, 'notices do not move the board under the pointer');
   // White A1, Black A2, White G7.
   await clickVertex(white, 'A1');
   await waitForSeq(black, 3);
