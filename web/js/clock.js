@@ -104,9 +104,11 @@ export class GameClocks {
     const timed = Boolean(clock?.black);
     this.container.classList.toggle('untimed', !timed);
     this.render();
-    // Untimed games show the bar only to say that a player is disconnected.
-    const badged = COLORS.some((color) => !this.rows[color].badge.hidden);
-    this.container.hidden = !clock || (!timed && !badged);
+    // An untimed online game shows the bar for the players' presence, all
+    // game long: a bar that came and went with a badge would move the board
+    // under the player's pointer.
+    const presence = view.game.mode === 'online' && !view.over;
+    this.container.hidden = !clock || (!timed && !presence);
     const ticking = Boolean(clock?.running) && !view.over;
     if (ticking && !this.timer) this.timer = setInterval(() => this.tick(), TICK_MS);
     if (!ticking && this.timer) {
