@@ -105,7 +105,7 @@ test('pages fit a phone held upright', async () => {
     await waitForGame(page);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     assert.ok(overflow <= 0, `${name} is ${overflow}px wider than the phone`);
-    await screenshot(page, `phone-${name}`);
+    await screenshot(page, `phone-${name.replace(/ /g, '-')}`);
   }
   assertNoErrors(assert, page, 'phone');
 });
