@@ -308,11 +308,12 @@ export class Board {
     for (const color of ['black', 'white']) {
       this.eachPosition(territory[color], (x, y, vertex, wrapCopy) => {
         const wrap = wrapCopy ? ' wrap' : '';
+        const layer = this.layers.territory;
         const [x0, x1] = span(x);
         const [y0, y1] = span(y);
-        svg('rect', { class: `territory-area ${color}${wrap}`, x: x0, y: y0, width: x1 - x0, height: y1 - y0 }, this.layers.territory);
+        svg('rect', { class: `territory-area ${color}${wrap}`, x: x0, y: y0, width: x1 - x0, height: y1 - y0 }, layer);
         const s = CELL * 0.4;
-        svg('rect', { class: `territory ${color}${wrap}`, x: x - s / 2, y: y - s / 2, width: s, height: s, 'data-vertex': vertex }, this.layers.territory);
+        svg('rect', { class: `territory ${color}${wrap}`, x: x - s / 2, y: y - s / 2, width: s, height: s, 'data-vertex': vertex }, layer);
       });
     }
   }

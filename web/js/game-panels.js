@@ -1,7 +1,8 @@
 // The text panels of the game page, each a pure function of a view: the turn
 // banner, the counters (attempts, prisoners, stones on the board, passes),
-// the table settings and the final result with its score breakdown. Kept
-// apart from game.js so page wiring and wording do not mix.
+// the table settings, the final result with its score breakdown, and the
+// board in words for screen readers. Kept apart from game.js so page wiring
+// and wording do not mix.
 
 import { t, formatNumber } from './i18n.js';
 import { opponentOf, isPlayer, isMyTurn, computerToMove, attemptsThisTurn } from './game-state.js';
@@ -125,4 +126,31 @@ export function renderScore(tbody, result) {
     tbody.append(row);
   }
   return true;
+}
+
+// The board in words (the board's description for screen readers): the
+// viewer's stones, the public handicap stones, this turn's tried points and
+// the ghost stones; everything once the game is over.
+export function boardSummary(view, ghosts) {
+  const list = (vertices) => (vertices.length ? vertices.join(', ') : t('summary.none'));
+  if (view.over) {
+    const black = t('summary.black', { list: list(view.stones.black ?? []) });
+    return `${black} ${t('summary.white', { list: list(view.stones.white ?? []) })}`;
+  }
+  const parts = [];
+  if (isPlayer(view)) parts.push(t('summary.own', { list: list(view.stones[view.viewer] ?? []) }));
+  parts.push(t('summary.handicap', { list: list(view.handicap ?? []) }));
+  if (isPlayer(view)) parts.push(t('summary.tried', { list: list(view.tried ?? []) }));
+  if (ghosts.length) parts.push(t('summary.ghosts', { list: list(ghosts) }));
+  return parts.join(' ');
+}
+
+// What the keyboard cursor is on, e.g. "E5: your stone".
+export function pointDescription(view, ghosts, vertex) {
+  let what = t('point.empty');
+  if ((view.stones.black ?? []).includes(vertex)) what = t('point.black');
+  else if ((view.stones.white ?? []).includes(vertex)) what = t('point.white');
+  else if ((view.tried ?? []).includes(vertex)) what = t('point.tried');
+  else if (ghosts.includes(vertex)) what = t('point.ghost');
+  return `${vertex}: ${what}`;
 }

@@ -25,7 +25,9 @@ import { GameClocks } from './clock.js';
 import { Curtain } from './hotseat-curtain.js';
 import { Rematch } from './rematch.js';
 import { confirmAction, dialogOpen } from './dialog.js';
-import { turnBanner, roleTitle, renderStats, renderTableInfo, resultText, renderScore } from './game-panels.js';
+import {
+  turnBanner, roleTitle, renderStats, renderTableInfo, resultText, renderScore, boardSummary, pointDescription,
+} from './game-panels.js';
 import { loadInviteLink, getPref, setPref } from './storage.js';
 
 const $ = (id) => document.getElementById(id);
@@ -131,7 +133,7 @@ function render() {
   renderResult(view);
   if (view.over) replay.load(view);
   else board.render(boardModel(view));
-  renderSummary(view);
+  $('board-summary').textContent = boardSummary(view, notes.list());
   document.title = banner.kind === 'yours' && !hotseat ? t('game.titleYourTurn') : t('game.title');
 }
 
@@ -182,32 +184,6 @@ function renderResult(view) {
   $('sgf-link').href = api.sgfUrl(gameId);
   $('sgf-link').setAttribute('download', `phantomgo-${gameId}.sgf`);
   rematch.render(view);
-}
-
-function renderSummary(view) {
-  const parts = [];
-  const list = (vertices) => (vertices.length ? vertices.join(', ') : t('summary.none'));
-  if (view.over) {
-    parts.push(t('summary.black', { list: list(view.stones.black ?? []) }));
-    parts.push(t('summary.white', { list: list(view.stones.white ?? []) }));
-  } else {
-    if (isPlayer(view)) parts.push(t('summary.own', { list: list(view.stones[view.viewer] ?? []) }));
-    parts.push(t('summary.handicap', { list: list(view.handicap ?? []) }));
-    if (isPlayer(view)) parts.push(t('summary.tried', { list: list(view.tried ?? []) }));
-    if (notes.list().length) parts.push(t('summary.ghosts', { list: list(notes.list()) }));
-  }
-  $('board-summary').textContent = parts.join(' ');
-}
-
-function describePoint(vertex) {
-  const view = state.view;
-  if (!view) return vertex;
-  let what = t('point.empty');
-  if ((view.stones.black ?? []).includes(vertex)) what = t('point.black');
-  else if ((view.stones.white ?? []).includes(vertex)) what = t('point.white');
-  else if ((view.tried ?? []).includes(vertex)) what = t('point.tried');
-  else if (notes.list().includes(vertex)) what = t('point.ghost');
-  return `${vertex}: ${what}`;
 }
 
 // ---- news: log, flashes, sounds, notifications -----------------------------
@@ -441,7 +417,9 @@ function setupModules() {
   board = new Board($('board'), {
     onPoint: tryPoint,
     onGhost: (vertex) => seated() && !state.view.over && notes.toggle(vertex),
-    onCursor: (vertex) => { $('cursor-status').textContent = describePoint(vertex); },
+    onCursor: (vertex) => {
+      $('cursor-status').textContent = state.view ? pointDescription(state.view, notes.list(), vertex) : vertex;
+    },
   });
   log = new RefereeLog($('log'), $('log-empty'));
   clocks = new GameClocks($('clocks'), { onTick: renderClaim });
