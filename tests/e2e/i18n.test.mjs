@@ -10,7 +10,7 @@ import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import {
   serverAndBrowser, openPage, screenshot, waitForGame, repoRoot, assertNoErrors, LANGUAGES, loadDictionaries,
-  onlineGame, act, api,
+  onlineGame, act, api, inEachLanguage,
 } from './lib.mjs';
 
 const PLURAL_KEYS = new Set(['zero', 'one', 'two', 'few', 'many', 'other']);
@@ -103,16 +103,13 @@ test('no English is left on any page in Russian or Korean', async () => {
     ['hot-seat curtain', new URL(hotseat.json.links.play).pathname + new URL(hotseat.json.links.play).hash],
     ['my games', '/my-games'],
   ];
-  for (const locale of ['ru-RU', 'ko-KR']) {
-    const page = await openPage(env.browser, { locale });
+  await inEachLanguage(env.browser, async (page, lang) => {
     for (const [name, path] of visits) {
       await page.goto(url + path);
       await waitForGame(page);
-      assert.deepEqual(await page.evaluate(latinWords), [], `${name} in ${locale}`);
+      assert.deepEqual(await page.evaluate(latinWords), [], `${name} in ${lang}`);
     }
-    assertNoErrors(assert, page, locale);
-    await page.context().close();
-  }
+  }, ['ru', 'ko']);
 });
 
 test('the browser language is followed and the switcher is remembered', async () => {

@@ -94,6 +94,7 @@ export function serverAndBrowser({ serverOptions = {}, setup = async () => {} } 
 }
 
 export const LANGUAGES = ['en', 'ru', 'ko'];
+const LOCALES = { en: 'en-US', ru: 'ru-RU', ko: 'ko-KR' };
 
 // The translation dictionaries the pages load, {en, ru, ko}.
 export async function loadDictionaries() {
@@ -141,6 +142,17 @@ export async function act(baseUrl, gameId, token, action) {
   const answer = await api(baseUrl, 'POST', `/api/v1/games/${gameId}/actions`, { token, body: { seq: view.json.seq + 1, ...action } });
   if (answer.status !== 200) throw new Error(`action ${JSON.stringify(action)} failed: ${answer.status} ${answer.text}`);
   return answer.json;
+}
+
+// Runs check(page, lang) on a fresh page for each language, which the
+// browser's locale chooses; each page must log no error.
+export async function inEachLanguage(browser, check, languages = LANGUAGES) {
+  for (const lang of languages) {
+    const page = await openPage(browser, { locale: LOCALES[lang] });
+    await check(page, lang);
+    if (page.errors.length > 0) throw new Error(`${lang}: console errors:\n${page.errors.join('\n')}`);
+    await page.context().close();
+  }
 }
 
 // An online game made through the API with both seats taken (the invite

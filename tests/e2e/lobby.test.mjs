@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   serverAndBrowser, openPage, screenshot, waitForGame, clickVertex, waitForSeq, api, act,
-  loadDictionaries, assertNoErrors,
+  loadDictionaries, inEachLanguage, assertNoErrors,
 } from './lib.mjs';
 
 let dictionaries;
@@ -64,8 +64,7 @@ test('a visitor takes the free seat of a public game from the live lobby, and ot
 test('the lobby speaks English, Russian and Korean', async () => {
   const created = await api(env.server.url, 'POST', '/api/v1/games', { body: { mode: 'online', color: 'white', public: true } });
   const id = created.json.game.id;
-  for (const [lang, locale] of [['en', 'en-US'], ['ru', 'ru-RU'], ['ko', 'ko-KR']]) {
-    const page = await openPage(env.browser, { locale });
+  await inEachLanguage(env.browser, async (page, lang) => {
     await page.goto(env.server.url + '/lobby');
     await waitForGame(page);
     const dict = dictionaries[lang];
@@ -76,7 +75,5 @@ test('the lobby speaks English, Russian and Korean', async () => {
     const take = dict.lobby.take.replace('{color}', dict.color.black);
     assert.equal(await page.textContent(`${row('open', id)} button`), take, lang);
     await screenshot(page, `lobby-${lang}`);
-    assertNoErrors(assert, page, `lobby ${lang}`);
-    await page.context().close();
-  }
+  });
 });

@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   serverAndBrowser, openPage, screenshot, waitForGame, clickVertex, waitForSeq, api, act, onlineGame,
-  loadDictionaries, assertNoErrors,
+  loadDictionaries, inEachLanguage, assertNoErrors,
 } from './lib.mjs';
 
 let dictionaries;
@@ -78,8 +78,7 @@ test('my games: my turn first, then waiting, then finished; a copied seat link p
 
 test('my games speaks English, Russian and Korean', async () => {
   const game = await gameOfMine();
-  for (const [lang, locale] of [['en', 'en-US'], ['ru', 'ru-RU'], ['ko', 'ko-KR']]) {
-    const page = await openPage(env.browser, { locale });
+  await inEachLanguage(env.browser, async (page, lang) => {
     await page.goto(env.server.url + '/my-games');
     await waitForGame(page);
     const dict = dictionaries[lang];
@@ -92,7 +91,5 @@ test('my games speaks English, Russian and Korean', async () => {
     assert.equal(await page.textContent('button.copy-seat'), dict.myGames.copy, lang);
     assert.equal(await page.textContent('nav a[href="/my-games"]'), dict.nav.myGames, lang);
     await screenshot(page, `my-games-${lang}`);
-    assertNoErrors(assert, page, `my games ${lang}`);
-    await page.context().close();
-  }
+  });
 });
