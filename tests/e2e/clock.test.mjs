@@ -5,28 +5,17 @@
 // game's absent opponent can be claimed once the server's clock (moved by
 // the test, not slept) passes the limit.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, openPage, screenshot, waitForGame, api, act, assertNoErrors } from './lib.mjs';
+import { serverAndBrowser, openPage, screenshot, waitForGame, api, act, assertNoErrors } from './lib.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer({ args: ['--test-clock'] });
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const env = serverAndBrowser({ serverOptions: { args: ['--test-clock'] } });
 
 const clockText = (page, color) => page.textContent(`#clocks .clock[data-color="${color}"] .clock-time`);
 
 test('the form sets a byo-yomi clock that ticks, warns, and shows who is disconnected', async () => {
-  const black = await openPage(browser);
-  await black.goto(server.url + '/');
+  const black = await openPage(env.browser);
+  await black.goto(env.server.url + '/');
   await waitForGame(black);
   await black.check('input[name="mode"][value="online"]');
   await black.check('input[name="color"][value="black"]');
@@ -40,13 +29,14 @@ test('the form sets a byo-yomi clock that ticks, warns, and shows who is disconn
   await black.waitForSelector('#share:not([hidden])');
   const invite = await black.inputValue('#invite-link');
   const id = new URL(invite).pathname.split('/')[2];
-  const lobby = await api(server.url, 'GET', '/api/v1/lobby');
+  const lobby = await api(env.server.url, 'GET', '/api/v1/lobby');
   assert.deepEqual(lobby.json.open.find((entry) => entry.id === id)?.time_control, { type: 'byoyomi', main: 0, periods: 3, period: 12 });
 
-  const white = await openPage(browser);
+  const white = await openPage(env.browser);
   await white.goto(invite);
   await waitForGame(white);
   await black.click('#play-link');
+  await black.waitForURL(/\/g\//);
   await waitForGame(black);
   await black.waitForSelector('#clocks:not([hidden])');
   assert.match(await black.textContent('#clocks .clock[data-color="white"] .clock-detail'), /3 periods left/);
@@ -67,18 +57,18 @@ test('the form sets a byo-yomi clock that ticks, warns, and shows who is disconn
 });
 
 test('an absent opponent of an untimed game can be claimed after the limit', async () => {
-  const created = await api(server.url, 'POST', '/api/v1/games', { body: { mode: 'online', color: 'black' } });
+  const created = await api(env.server.url, 'POST', '/api/v1/games', { body: { mode: 'online', color: 'black' } });
   const id = created.json.game.id;
   const blackToken = created.json.seats[0].token;
-  await api(server.url, 'POST', `/api/v1/games/${id}/claim`, { body: { invite: created.json.invite } });
-  await act(server.url, id, blackToken, { action: 'attempt', vertex: 'C3' });
+  await api(env.server.url, 'POST', `/api/v1/games/${id}/claim`, { body: { invite: created.json.invite } });
+  await act(env.server.url, id, blackToken, { action: 'attempt', vertex: 'C3' });
 
-  const black = await openPage(browser);
-  await black.goto(`${server.url}/g/${id}#seat=${blackToken}`);
+  const black = await openPage(env.browser);
+  await black.goto(`${env.server.url}/g/${id}#seat=${blackToken}`);
   await waitForGame(black);
   assert.equal(await black.isHidden('#claim'), true, 'too early');
   assert.match(await black.textContent('#clocks .clock[data-color="white"]'), /White\s*disconnected/, 'the absent side is shown');
-  await api(server.url, 'POST', '/api/v1/test/clock', { body: { advance_ms: 601 * 1000 } });
+  await api(env.server.url, 'POST', '/api/v1/test/clock', { body: { advance_ms: 601 * 1000 } });
   await black.reload();
   await waitForGame(black);
   await black.waitForSelector('#claim:not([hidden])');
