@@ -360,6 +360,12 @@ static int on_begin_request(struct mg_connection *conn) {
     http_request_init(&rq, srv, conn);
     if (is_websocket_upgrade(&rq) && hub_is_socket_path(rq.path) && !strcmp(rq.method, "GET")) {
         int retry = ratelimit_take(srv->api_limit, rq.client, server_now_ms());
+        if (retry == 0 && hub_address_full(srv->hb, rq.client)) {
+            send_error_extra(&rq, 429, "too_many_connections",
+                             "This address holds too many live connections; close one or retry later.",
+                             "Retry-After: 10\r\n");
+            return 429;
+        }
         if (retry == 0) return 0;           /* civetweb hands it to the hub */
         http_send_rate_limited(&rq, retry);
         return 429;

@@ -96,6 +96,15 @@ void hub_free(hub *hb) {
 
 long hub_open_count(hub *hb) { return atomic_load(&hb->open); }
 
+bool hub_address_full(hub *hb, const char *addr) {
+    pthread_mutex_lock(&hb->lock);
+    address_count *a = hb->per_address;
+    while (a && strcmp(a->addr, addr)) a = a->next;
+    bool full = a && a->n >= SOCKETS_PER_ADDRESS;
+    pthread_mutex_unlock(&hb->lock);
+    return full;
+}
+
 /* Counts one more socket of addr; false (nothing counted) past the cap. */
 static bool address_take(hub *hb, const char *addr) {
     pthread_mutex_lock(&hb->lock);

@@ -40,6 +40,11 @@ void hub_connection_closed(const struct mg_connection *conn);
 
 long hub_open_count(hub *hb);
 
+/* True when addr already holds the most sockets one address may. Checked
+ * before an upgrade so the client gets a 429 with Retry-After; the hub still
+ * enforces the cap (close 1013) for upgrades that race past this check. */
+bool hub_address_full(hub *hb, const char *addr);
+
 /* Is this the path of a game's WebSocket (/api/v1/games/{id}/ws) or the
  * lobby's (/api/v1/lobby/ws)? */
 bool hub_is_socket_path(const char *path);
