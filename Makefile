@@ -76,6 +76,7 @@ test-asan:
 	ASAN_OPTIONS=detect_leaks=1 build/asan/unit-tests
 
 bench: all
+	scripts/install-deps.sh bench
 	bench/run.sh
 
 bench-bot: all

@@ -5,7 +5,7 @@
 #
 #   scripts/install-deps.sh build   compiler and the three libraries
 #   scripts/install-deps.sh test    build + what every test suite needs
-#   scripts/install-deps.sh bench   build + load generator and reference server
+#   scripts/install-deps.sh bench   build + load generator, reference server, Node.js
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -21,7 +21,7 @@ case "$goal" in
   *) echo "usage: $0 build|test|bench" >&2; exit 2 ;;
 esac
 # Node.js: any recent one on PATH will do; Debian's otherwise.
-if [ "$goal" = test ] && ! command -v npm >/dev/null 2>&1; then want+=(nodejs npm); fi
+if [ "$goal" != build ] && ! command -v npm >/dev/null 2>&1; then want+=(nodejs npm); fi
 
 missing=()
 for p in "${want[@]}"; do
