@@ -118,7 +118,7 @@ attempt_p99=$(sed -nE 's/^p99_ms (.*)/\1/p' "$work/attempts.result")
 stop_server "$pid"
 
 # ---- 3. memory per idle game and per WebSocket -----------------------------
-start_server memory --threads 16 --max-websockets "$((mem_sockets + 16))"
+start_server memory --threads 16 --max-websockets "$((mem_sockets + 16))" --websockets-per-address "$((mem_sockets + 16))"
 server_pid=$pid
 node bench/server_clients.mjs hold "$url" 20 0 < /dev/null >/dev/null     # warm up the allocator and threads
 rss0=$(rss_kb "$server_pid")

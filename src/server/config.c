@@ -38,6 +38,8 @@ static const option_spec options[] = {
         "worker threads for HTTP requests (default 32)"),
     INT("max-websockets", "PHANTOMGO_MAX_WEBSOCKETS", max_websockets, 0, 20000, "N",
         "open WebSockets at once; more are closed with 1013 (default 1000)"),
+    INT("websockets-per-address", "PHANTOMGO_WEBSOCKETS_PER_ADDRESS", websockets_per_address, 1, 20000, "N",
+        "open WebSockets of one client address; more are refused with 429 (default 32)"),
     TEXT("base-url", "PHANTOMGO_BASE_URL", base_url, "URL",
          "public base URL of invite and watch links (default: from the Host header)"),
     TEXT("root", "PHANTOMGO_ROOT", root, "DIR",
@@ -65,6 +67,7 @@ static void set_defaults(server_config *cfg) {
     strcpy(cfg->db, "./data/phantomgo.db");
     cfg->threads = 32;
     cfg->max_websockets = 1000;
+    cfg->websockets_per_address = 32;
     strcpy(cfg->root, ".");
     cfg->rate_limit = 30;
     cfg->create_limit = 30;
@@ -201,7 +204,9 @@ void config_usage(FILE *out) {
     for (int i = 0; i < N_OPTIONS; i++) {
         char left[48];
         snprintf(left, sizeof left, "--%s %s", options[i].flag, options[i].arg);
-        fprintf(out, "  %-24s%s\n  %-24s[%s]\n", left, options[i].help, "", options[i].env);
+        if (strlen(left) >= 24) fprintf(out, "  %s\n  %-24s", left, "");   /* long flag: own line */
+        else fprintf(out, "  %-24s", left);
+        fprintf(out, "%s\n  %-24s[%s]\n", options[i].help, "", options[i].env);
     }
     fprintf(out, "\nOn start it prints \"listening on http://ADDR:PORT\". SIGTERM or SIGINT\n"
                  "stops it cleanly (pending writes are committed first).\n");

@@ -18,6 +18,7 @@ typedef struct server_config {
     char db[CONFIG_TEXT_MAX];   /* SQLite file */
     int threads;                /* worker threads for plain HTTP requests */
     int max_websockets;         /* open WebSockets at once; each holds a thread */
+    int websockets_per_address; /* open WebSockets of one client address */
     char base_url[256];         /* public base of links; "" = from the Host header */
     char root[CONFIG_TEXT_MAX]; /* holds web/, static/ and schema.sql */
     int rate_limit;             /* API requests per second per address; 0 = off */

@@ -31,9 +31,6 @@
 #include "server/metrics.h"
 
 enum { HELLO_TIMEOUT_MS = 10000, MESSAGE_MAX = 4096, WRITER_STACK = 256 * 1024 };
-/* Open sockets one client address may hold: without it one address could
- * take every socket of --max-websockets (each a thread) from everyone. */
-enum { SOCKETS_PER_ADDRESS = 32 };
 #define SOCKET_PREFIX "/api/v1/games/"
 #define LOBBY_PATH "/api/v1/lobby/ws"
 
@@ -96,11 +93,14 @@ void hub_free(hub *hb) {
 
 long hub_open_count(hub *hb) { return atomic_load(&hb->open); }
 
+/* Open sockets per client address (--websockets-per-address): without a cap
+ * one address could take every socket of --max-websockets (each a thread)
+ * from everyone. */
 bool hub_address_full(hub *hb, const char *addr) {
     pthread_mutex_lock(&hb->lock);
     address_count *a = hb->per_address;
     while (a && strcmp(a->addr, addr)) a = a->next;
-    bool full = a && a->n >= SOCKETS_PER_ADDRESS;
+    bool full = a && a->n >= hb->srv->cfg.websockets_per_address;
     pthread_mutex_unlock(&hb->lock);
     return full;
 }
@@ -115,7 +115,7 @@ static bool address_take(hub *hb, const char *addr) {
         a->next = hb->per_address;
         hb->per_address = a;
     }
-    bool ok = a && a->n < SOCKETS_PER_ADDRESS;
+    bool ok = a && a->n < hb->srv->cfg.websockets_per_address;
     if (ok) a->n++;
     pthread_mutex_unlock(&hb->lock);
     return ok;

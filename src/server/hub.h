@@ -40,7 +40,7 @@ void hub_connection_closed(const struct mg_connection *conn);
 
 long hub_open_count(hub *hb);
 
-/* True when addr already holds the most sockets one address may. Checked
+/* True when addr holds --websockets-per-address open sockets. Checked
  * before an upgrade so the client gets a 429 with Retry-After; the hub still
  * enforces the cap (close 1013) for upgrades that race past this check. */
 bool hub_address_full(hub *hb, const char *addr);
