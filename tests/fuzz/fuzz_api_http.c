@@ -17,7 +17,9 @@
  * replaced every few hundred inputs so play and refusals both happen. */
 #include <arpa/inet.h>
 #include <civetweb.h>
+#include <errno.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -67,24 +69,49 @@ static bool ws_answer_complete(const char *buf, size_t got) {
     return plen == 127 || left >= off + plen;
 }
 
+/* libFuzzer's SIGALRM (its -timeout watchdog) interrupts socket calls, and
+ * with SO_RCVTIMEO set SA_RESTART does not restart them (signal(7)): an
+ * interrupted connect goes on in the background, so wait for it. */
+static bool connect_through_signals(int fd, const struct sockaddr_in *to) {
+    if (connect(fd, (const struct sockaddr *)to, sizeof *to) == 0) return true;
+    if (errno != EINTR) return false;
+    struct pollfd p = { .fd = fd, .events = POLLOUT };
+    int ready;
+    while ((ready = poll(&p, 1, 20000)) < 0 && errno == EINTR) continue;
+    int err = 0;
+    socklen_t len = sizeof err;
+    return ready == 1 && getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) == 0 && err == 0;
+}
+
 /* One request on a new connection; returns the malloc'd raw answer. */
 static char *exchange(const char *req, size_t len, bool websocket, size_t *out_len) {
     int fd = socket(AF_INET, SOCK_STREAM, 0);
     FUZZ_CHECK(fd >= 0, "socket");
     struct timeval tv = { .tv_sec = 20 };
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    /* Thousands of connections a second leave as many TIME_WAIT 4-tuples
+     * (the server closes first) and would run one source address out of
+     * ephemeral ports within a minute: spread them over 127.1.0.0/16. */
+    static unsigned source;
+    source++;
+    struct sockaddr_in from = { .sin_family = AF_INET };
+    from.sin_addr.s_addr = htonl(0x7f010000u | (source & 0xffffu));
+    FUZZ_CHECK(bind(fd, (struct sockaddr *)&from, sizeof from) == 0, "bind a loopback source");
     struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)srv.port) };
     a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    FUZZ_CHECK(connect(fd, (struct sockaddr *)&a, sizeof a) == 0, "connect to the server");
+    FUZZ_CHECK(connect_through_signals(fd, &a), "connect to the server: %s", strerror(errno));
     for (size_t off = 0; off < len;) {
         ssize_t n = send(fd, req + off, len - off, MSG_NOSIGNAL);
+        if (n < 0 && errno == EINTR) continue;
         if (n <= 0) break;   /* the server may answer (413) and close before reading it all */
         off += (size_t)n;
     }
     if (!websocket) shutdown(fd, SHUT_WR);
     size_t cap = 1 << 16, got = 0;
     char *buf = malloc(cap + 1);
-    for (ssize_t n; (n = recv(fd, buf + got, cap - got, 0)) > 0;) {
+    /* EINTR (see connect_through_signals) is not the end of the answer. */
+    for (ssize_t n; (n = recv(fd, buf + got, cap - got, 0)) > 0 || (n < 0 && errno == EINTR);) {
+        if (n < 0) continue;
         got += (size_t)n;
         buf[got] = '\0';
         if (websocket && ws_answer_complete(buf, got)) break;
