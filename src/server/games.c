@@ -465,3 +465,16 @@ games_status games_create(games *gm, const game_new *req, game_created *out) {
     }
     return GAMES_ERROR;
 }
+
+int games_collect_id(void *ctx, const char *id) {
+    id_list *l = ctx;
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? l->cap * 2 : 64;
+        char (*ids)[24] = realloc(l->ids, cap * sizeof *ids);
+        if (!ids) return 1;
+        l->ids = ids;
+        l->cap = cap;
+    }
+    snprintf(l->ids[l->n++], sizeof l->ids[0], "%s", id);
+    return 0;
+}

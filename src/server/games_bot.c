@@ -140,26 +140,11 @@ void games_bot_consider(game *g) {
     }
 }
 
-typedef struct id_list { char (*ids)[24]; size_t n, cap; } id_list;
-
-static int collect_id(void *ctx, const char *id) {
-    id_list *l = ctx;
-    if (l->n == l->cap) {
-        size_t cap = l->cap ? l->cap * 2 : 64;
-        char (*ids)[24] = realloc(l->ids, cap * sizeof *ids);
-        if (!ids) return 1;
-        l->ids = ids;
-        l->cap = cap;
-    }
-    snprintf(l->ids[l->n++], 24, "%s", id);
-    return 0;
-}
-
 /* Games where the computer may be to move, listed first and loaded after
  * (the store's walk is not held while games replay). */
 static void resume_stored_games(games *gm) {
     id_list l = { NULL, 0, 0 };
-    store_list_games(gm->st, "computer_to_resume", collect_id, &l);
+    store_list_games(gm->st, "computer_to_resume", games_collect_id, &l);
     for (size_t i = 0; i < l.n; i++) {
         game *g;
         if (games_get(gm, l.ids[i], &g) != GAMES_OK) continue;

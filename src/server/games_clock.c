@@ -260,26 +260,11 @@ void games_clock_stop(games *gm) {
 
 /* ---- start-up -------------------------------------------------------------- */
 
-typedef struct id_list { char (*ids)[24]; size_t n, cap; } id_list;
-
-static int collect_id(void *ctx, const char *id) {
-    id_list *l = ctx;
-    if (l->n == l->cap) {
-        size_t cap = l->cap ? l->cap * 2 : 64;
-        char (*ids)[24] = realloc(l->ids, cap * sizeof *ids);
-        if (!ids) return 1;
-        l->ids = ids;
-        l->cap = cap;
-    }
-    snprintf(l->ids[l->n++], 24, "%s", id);
-    return 0;
-}
-
 /* Loads every game of a store list; loading arms a game's deadline and
  * lists a public game in the lobby. */
 static void load_listed(games *gm, const char *which) {
     id_list l = { NULL, 0, 0 };
-    if (store_list_games(gm->st, which, collect_id, &l) != STORE_OK)
+    if (store_list_games(gm->st, which, games_collect_id, &l) != STORE_OK)
         fprintf(stderr, "phantomgo: cannot list the stored games (%s); some may resume late\n", which);
     for (size_t i = 0; i < l.n; i++) {
         game *g;

@@ -157,6 +157,11 @@ void games_lobby_update(game *g);
 
 /* games_bot.c */
 /* Queues g if the computer is to move there (takes a reference). */
+/* Game ids copied out of a store_list_games walk (games_collect_id is its
+ * callback), so games can be loaded after the walk; the caller frees ids. */
+typedef struct id_list { char (*ids)[24]; size_t n, cap; } id_list;
+int games_collect_id(void *ctx, const char *id);
+
 void games_bot_consider(game *g);
 bool games_bot_start(games *gm);
 void games_bot_stop(games *gm);
