@@ -35,20 +35,14 @@ void game_changed(game *g) {
 
 void game_watch(game *g, games_watcher *w) {
     pthread_mutex_lock(&g->watch_lock);
-    w->prev = NULL;
-    w->next = g->watchers;
-    if (g->watchers) g->watchers->prev = w;
-    g->watchers = w;
+    watcher_list_add(&g->watchers, w);
     atomic_fetch_add(&g->n_watchers, 1);
     pthread_mutex_unlock(&g->watch_lock);
 }
 
 void game_unwatch(game *g, games_watcher *w) {
     pthread_mutex_lock(&g->watch_lock);
-    if (w->prev) w->prev->next = w->next;
-    else g->watchers = w->next;
-    if (w->next) w->next->prev = w->prev;
-    w->next = w->prev = NULL;
+    watcher_list_remove(&g->watchers, w);
     atomic_fetch_sub(&g->n_watchers, 1);
     pthread_mutex_unlock(&g->watch_lock);
 }

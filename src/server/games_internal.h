@@ -157,6 +157,22 @@ void games_lobby_update(game *g);
 
 /* games_bot.c */
 /* Queues g if the computer is to move there (takes a reference). */
+/* A doubly linked list of watchers (a game's viewers, the lobby's); the
+ * caller holds the lock that guards the list. */
+static inline void watcher_list_add(games_watcher **head, games_watcher *w) {
+    w->prev = NULL;
+    w->next = *head;
+    if (*head) (*head)->prev = w;
+    *head = w;
+}
+
+static inline void watcher_list_remove(games_watcher **head, games_watcher *w) {
+    if (w->prev) w->prev->next = w->next;
+    else *head = w->next;
+    if (w->next) w->next->prev = w->prev;
+    w->next = w->prev = NULL;
+}
+
 /* Game ids copied out of a store_list_games walk (games_collect_id is its
  * callback), so games can be loaded after the walk; the caller frees ids. */
 typedef struct id_list { char (*ids)[24]; size_t n, cap; } id_list;

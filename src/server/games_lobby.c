@@ -41,19 +41,13 @@ void games_lobby_free(games *gm) {
 
 void games_lobby_watch(games *gm, games_watcher *w) {
     pthread_mutex_lock(&gm->lobby_watch_lock);
-    w->prev = NULL;
-    w->next = gm->lobby_watchers;
-    if (gm->lobby_watchers) gm->lobby_watchers->prev = w;
-    gm->lobby_watchers = w;
+    watcher_list_add(&gm->lobby_watchers, w);
     pthread_mutex_unlock(&gm->lobby_watch_lock);
 }
 
 void games_lobby_unwatch(games *gm, games_watcher *w) {
     pthread_mutex_lock(&gm->lobby_watch_lock);
-    if (w->prev) w->prev->next = w->next;
-    else gm->lobby_watchers = w->next;
-    if (w->next) w->next->prev = w->prev;
-    w->next = w->prev = NULL;
+    watcher_list_remove(&gm->lobby_watchers, w);
     pthread_mutex_unlock(&gm->lobby_watch_lock);
 }
 
