@@ -61,8 +61,10 @@ static void check_action(const char *text, size_t len, int size, int color) {
         return;
     }
     FUZZ_CHECK(seq >= 1, "accepted seq %d", seq);
-    FUZZ_CHECK(a.color == color, "the action's colour is not the seat's");
-    FUZZ_CHECK(a.kind == ACT_ATTEMPT || a.kind == ACT_PASS || a.kind == ACT_RESIGN,
+    /* A claim of an abandoned game is the absent opponent's forfeit. */
+    int actor = a.kind == ACT_FORFEIT ? color_other(color) : color;
+    FUZZ_CHECK(a.color == actor, "the action's colour is not the seat's (or, for a claim, the opponent's)");
+    FUZZ_CHECK(a.kind == ACT_ATTEMPT || a.kind == ACT_PASS || a.kind == ACT_RESIGN || a.kind == ACT_FORFEIT,
                "a client may not ask for action kind %d", a.kind);
     if (a.kind == ACT_ATTEMPT) FUZZ_CHECK(a.point >= 0 && a.point < size * size, "attempt off the board: %d", a.point);
 }
