@@ -127,26 +127,49 @@ static point draw_prior(const belief *bf, rng *r) {
     return bf->prior_point[lo];
 }
 
-/* Makes the refused point p illegal for us on b, if it is not already:
- * half the time, when one neighbour only is open, by a stone there that
- * makes p a suicide for us; else with a stone on p. Returns the stones
- * placed (0 or 1). */
+/* The one liberty our group would keep after we play p on b, or NO_POINT
+ * if it would keep none or several. */
+static point last_liberty_after(const board *b, int me, point p) {
+    board after;
+    board_copy(&after, b);
+    board_play(&after, me, p, NULL);
+    if (board_liberties(&after, p) != 1)
+        return NO_POINT;
+    point root = after.group[p];
+    for (point q = 0; q < board_points(&after); q++) {
+        if (after.color[q] != EMPTY)
+            continue;
+        for (int d = 0; d < 4; d++) {
+            point n = after.geo->neighbour[q][d];
+            if (after.color[n] == me && after.group[n] == root)
+                return q;
+        }
+    }
+    return NO_POINT;
+}
+
+static bool is_refused(const belief *bf, point p) {
+    for (int i = 0; i < bf->n_refused; i++)
+        if (bf->refused[i] == p)
+            return true;
+    return false;
+}
+
+/* Makes the refused point p illegal for us on b, if it is not already.
+ * When our stone at p would keep a single liberty, an opponent stone on
+ * that liberty makes p a suicide: chosen always when that liberty was
+ * refused too (one stone explains both, as in a corner where our attempt
+ * next to our own stone failed because the point beside it is taken), else
+ * half the time. Otherwise a stone on p. Returns the stones placed (0 or 1). */
 static int explain_refusal(const belief *bf, board *b, point p, int budget, rng *r) {
     if (board_at(b, p) != EMPTY || board_check(b, bf->me, p) != MOVE_OK)
         return 0;
-    point open = NO_POINT;
-    int n_open = 0;
-    for (int d = 0; d < 4; d++) {
-        point q = b->geo->neighbour[p][d];
-        if (b->color[q] == EMPTY) {
-            open = q;
-            n_open++;
-        }
-    }
-    if (n_open == 1 && rng_below(r, 2) == 0 && belief_fits(b, bf->opp, open)) {
+    point ring = last_liberty_after(b, bf->me, p);
+    if (ring != NO_POINT && (is_refused(bf, ring) || rng_below(r, 2) == 0) &&
+        belief_fits(b, bf->opp, ring)) {
         board ringed;   /* tried aside: the ring may fail to make p illegal */
         board_copy(&ringed, b);
-        board_play(&ringed, bf->opp, open, NULL);
+        board_play(&ringed, bf->opp, ring, NULL);
         if (board_check(&ringed, bf->me, p) != MOVE_OK) {
             board_copy(b, &ringed);
             return 1;

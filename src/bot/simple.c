@@ -5,16 +5,28 @@
  * own eyes or a point already tried this turn). The heuristic player works
  * on the board it knows for sure: its stones plus the opponent stones that
  * illegal answers and captures revealed. There it captures a known group in
- * atari (the largest), else saves its own group in atari by extending when
- * that gives it a second liberty, else picks a weighted random attempt:
- * third and fourth lines, next to known opponent stones, away from self-
- * atari. Neither player reads a hidden stone: both see only the memory. */
+ * atari (the largest). Its own groups' danger it cannot see, so it guesses:
+ * over a few boards sampled from its belief it counts how often extending
+ * at a point would save a group of its in atari, and extends where that is
+ * likely enough. Else it picks a weighted random attempt: third and fourth
+ * lines (almost never the edge), next to known opponent stones, away from
+ * self-atari and from points its own stones nearly enclose (its eye space).
+ * Capturing on sampled boards is not tried: it chases stones that are not
+ * there. Neither player reads a hidden stone: both see only the memory.
+ * Measured (`phantomgo arena --a heuristic --b random --games 3000`): the
+ * sampled rescue took it from 87% to 95% against random, the near-empty
+ * edge weight and the eye-space weight to 97%. */
 #include "bot/players.h"
 
 #include <stddef.h>
 
 #include "bot/belief.h"
 #include "bot/search.h"
+
+/* Belief samples a decision spends on spotting own groups in atari, and
+ * the share of them (averaged stones saved) that makes extending urgent. */
+#define RESCUE_SAMPLES 16
+#define RESCUE_THRESHOLD 0.05
 
 point random_choose(const bot_memory *m, rng *r) {
     board own;
@@ -78,7 +90,7 @@ static int rescue_size(const board *b, int me, point p) {
 }
 
 static double quiet_weight(const board *b, const bot_memory *m, point p) {
-    static const double by_line[] = { 0.2, 0.7, 1.5, 1.5 };
+    static const double by_line[] = { 0.02, 0.7, 1.5, 1.5 };
     double w = 1.0;
     if (!board_is_torus(b)) {
         int n = board_size(b), x = board_x(b, p), y = board_y(b, p);
@@ -87,9 +99,15 @@ static double quiet_weight(const board *b, const bot_memory *m, point p) {
         if (n - 1 - y < line) line = n - 1 - y;
         w = line < 4 ? by_line[line] : 1.0;
     }
-    for (int d = 0; d < 4; d++)
-        if (b->color[b->geo->neighbour[p][d]] == color_other(m->me))
+    int enclosing = 0;   /* own stones and board edges around p */
+    for (int d = 0; d < 4; d++) {
+        int c = b->color[b->geo->neighbour[p][d]];
+        if (c == color_other(m->me))
             w *= 2.0;
+        enclosing += c == m->me || c == BOARD_OFF;
+    }
+    if (enclosing >= 3)
+        w *= 0.1;
     board after;
     board_copy(&after, b);
     board_play(&after, m->me, p, NULL);
@@ -98,23 +116,44 @@ static double quiet_weight(const board *b, const bot_memory *m, point p) {
     return w;
 }
 
+/* Per candidate, the stones of ours in atari that extending there saves,
+ * averaged over RESCUE_SAMPLES boards drawn from the belief. */
+static void sampled_rescues(const belief *bf, const point *cand, int n, rng *r,
+                            double *saved) {
+    for (int i = 0; i < n; i++)
+        saved[i] = 0;
+    board sample;
+    for (int k = 0; k < RESCUE_SAMPLES; k++) {
+        belief_sample(bf, &sample, r);
+        for (int i = 0; i < n; i++)
+            if (board_check(&sample, bf->me, cand[i]) == MOVE_OK)
+                saved[i] += rescue_size(&sample, bf->me, cand[i]);
+    }
+    for (int i = 0; i < n; i++)
+        saved[i] /= RESCUE_SAMPLES;
+}
+
 point heuristic_choose(const bot_memory *m, rng *r) {
     belief bf;
-    if (!belief_prepare(&bf, m, false))
+    if (!belief_prepare(&bf, m, true))
         return random_choose(m, r);
     board known;
     known_board(&bf, &known);
     point cand[BOARD_MAX_POINTS];
     int n = search_candidates(m, &bf.base, cand);
+    double saved[BOARD_MAX_POINTS];
+    sampled_rescues(&bf, cand, n, r, saved);
     point urgent = PASS_POINT;
-    int urgent_size = 0;
+    double urgent_size = 0;
     double weight[BOARD_MAX_POINTS], total = 0;
     for (int i = 0; i < n; i++) {
         point p = cand[i];
         weight[i] = 0;
         if (board_check(&known, m->me, p) != MOVE_OK)
             continue;
-        int size = capture_size(&known, bf.opp, p) * 2 + rescue_size(&known, m->me, p);
+        double size = capture_size(&known, bf.opp, p) * 2 + rescue_size(&known, m->me, p);
+        if (saved[i] > RESCUE_THRESHOLD)
+            size += saved[i];
         if (size > urgent_size) {
             urgent = p;
             urgent_size = size;
