@@ -3,7 +3,7 @@
  *
  *   phantomgo arena --a strong --b flat --games 400 [--size 9] [--komi 7.5]
  *                   [--rules olympiad|common|hamburg] [--torus]
- *                   [--handicap N] [--threads K] [--seed S]
+ *                   [--handicap N] [--capture N] [--threads K] [--seed S]
  *
  * Game i gives A black when i is even, white when odd, and has its own
  * seed, so results do not depend on how games are spread over threads.
@@ -174,9 +174,12 @@ static void print_report(const arena *ar, double wall) {
     int n = ar->games;
     interval iv = wilson95(wins, n);
     double p = wins / n;
-    printf("arena: A=%s vs B=%s, %dx%d%s komi %.1f, %d games, %d threads, seed %llu, %.0f s\n",
+    char capture[32] = "";
+    if (ar->settings.capture_target > 0)
+        snprintf(capture, sizeof capture, " capture %d", ar->settings.capture_target);
+    printf("arena: A=%s vs B=%s, %dx%d%s%s komi %.1f, %d games, %d threads, seed %llu, %.0f s\n",
            ar->name[0], ar->name[1], ar->settings.size, ar->settings.size,
-           ar->settings.torus ? " torus" : "", ar->settings.komi_x2 / 2.0, n,
+           ar->settings.torus ? " torus" : "", capture, ar->settings.komi_x2 / 2.0, n,
            ar->threads, (unsigned long long)ar->seed, wall);
     printf("  A won %.1f of %d (as black %.1f/%d, as white %.1f/%d)\n", wins, n,
            as_black, black_games, as_white, n - black_games);
@@ -196,7 +199,7 @@ static void print_report(const arena *ar, double wall) {
 static const char usage_text[] =
     "usage: phantomgo arena --a PLAYER --b PLAYER --games N [--size 9] [--komi 7.5]\n"
     "                       [--rules olympiad|common|hamburg] [--torus] [--handicap N]\n"
-    "                       [--threads K] [--seed S]\n"
+    "                       [--capture N] [--threads K] [--seed S]\n"
     "  PLAYER: random, heuristic, flat or strong, optionally :N (N playouts a\n"
     "          decision; default 10000) or :Nms (N milliseconds a decision).\n"
     "  Colours alternate (A is black in even games); each game has its own seed.\n";
@@ -215,6 +218,7 @@ static bool parse_args(int argc, char **argv, arena *ar) {
         { "games", required_argument, 0, 'g' }, { "size", required_argument, 0, 's' },
         { "komi", required_argument, 0, 'k' }, { "rules", required_argument, 0, 'r' },
         { "torus", no_argument, 0, 't' }, { "handicap", required_argument, 0, 'h' },
+        { "capture", required_argument, 0, 'c' },
         { "threads", required_argument, 0, 'j' }, { "seed", required_argument, 0, 'S' },
         { "help", no_argument, 0, '?' }, { 0, 0, 0, 0 },
     };
@@ -232,6 +236,7 @@ static bool parse_args(int argc, char **argv, arena *ar) {
         case 'r': if (!parse_rules(optarg, &ar->settings.rules)) return false; break;
         case 't': ar->settings.torus = true; break;
         case 'h': ar->settings.handicap = atoi(optarg); break;
+        case 'c': ar->settings.capture_target = atoi(optarg); break;
         case 'j': ar->threads = atoi(optarg); break;
         case 'S': ar->seed = strtoull(optarg, NULL, 10); break;
         default: return false;
