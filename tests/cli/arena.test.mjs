@@ -1,0 +1,86 @@
+// `phantomgo arena`, the tool behind `make bench-bot`: its machine-readable
+// RESULT lines are what bench/bot-ladder.sh parses, and its promise that a
+// match does not depend on how games are spread over threads is what makes
+// a ladder reproducible. Only the search-free players run here (random,
+// heuristic), so each match takes well under a second and is deterministic.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const bin = path.resolve(repoRoot, process.env.PHANTOMGO_BIN ?? 'build/phantomgo');
+
+function arena(args) {
+  return new Promise((resolve) => {
+    execFile(bin, ['arena', ...args], { timeout: 60000 }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+// The fields of the match's RESULT line (the one naming both players).
+function result(stdout) {
+  const line = stdout.split('\n').find((l) => l.startsWith('RESULT a='));
+  assert.ok(line, `no RESULT line in:\n${stdout}`);
+  return Object.fromEntries(line.slice('RESULT '.length).split(' ').map((kv) => kv.split('=')));
+}
+
+test('a match prints its score, interval and RESULT lines for the ladder script', async () => {
+  const { code, stdout } = await arena(['--a', 'heuristic', '--b', 'random', '--games', '6',
+    '--threads', '2', '--seed', '5']);
+  assert.equal(code, 0);
+  assert.match(stdout, /^arena: A=heuristic vs B=random, 9x9 komi 7\.5, 6 games, 2 threads, seed 5,/m);
+  assert.match(stdout, /win rate [\d.]+%, 95% interval \[[\d.]+%, [\d.]+%\] \(Wilson\)/);
+  const r = result(stdout);
+  assert.equal(r.games, '6');
+  assert.equal(r.refused, '0', 'a player attempted something the referee refused');
+  const wins = Number(r.wins);
+  assert.ok(wins >= 0 && wins <= 6);
+  assert.ok(Number(r.low) <= Number(r.rate) && Number(r.rate) <= Number(r.high));
+  assert.match(stdout, /^RESULT side=a name=heuristic sec_per_move=[\d.]+ attempts_per_move=[\d.]+ playouts_per_sec=\d+$/m);
+  assert.match(stdout, /^RESULT side=b name=random /m);
+});
+
+test('the same seed gives the same match on one thread or two', async () => {
+  const args = ['--a', 'heuristic', '--b', 'random', '--games', '8', '--size', '7', '--seed', '11'];
+  const one = result((await arena([...args, '--threads', '1'])).stdout);
+  const two = result((await arena([...args, '--threads', '2'])).stdout);
+  assert.equal(one.wins, two.wins);
+  assert.equal(one.capped, two.capped);
+  const other = await arena([...args.slice(0, -1), '12', '--threads', '2']);
+  assert.equal(other.code, 0);
+});
+
+test('capture Go, torus, handicap and each rule set play out without a refused action', async () => {
+  for (const extra of [['--capture', '1'], ['--capture', '3', '--rules', 'hamburg'],
+    ['--torus', '--rules', 'common'], ['--handicap', '2']]) {
+    const { code, stdout } = await arena(['--a', 'heuristic', '--b', 'random', '--games', '4',
+      '--size', '7', '--threads', '2', ...extra]);
+    assert.equal(code, 0, extra.join(' '));
+    const r = result(stdout);
+    assert.equal(r.refused, '0', extra.join(' '));
+    if (extra[0] === '--capture') {
+      assert.match(stdout, new RegExp(`^arena: .* 7x7 capture ${extra[1]} komi`, 'm'));
+      assert.equal(r.capped, '0', 'a capture-Go game between these players ends by a capture');
+    }
+  }
+});
+
+test('bad arguments are refused with the usage and a non-zero exit', async () => {
+  const unknown = await arena(['--a', 'nobody', '--b', 'random', '--games', '2']);
+  assert.notEqual(unknown.code, 0);
+  assert.match(unknown.stderr, /unknown player 'nobody'/);
+  assert.equal(unknown.stdout, '');
+  for (const args of [['--a', 'random', '--b', 'random'],
+    ['--a', 'random', '--b', 'random', '--games', '0'],
+    ['--a', 'random', '--b', 'random', '--games', '2', '--size', '4'],
+    ['--a', 'random', '--b', 'random', '--games', '2', '--capture', '-1'],
+    ['--a', 'random', '--b', 'random', '--games', '2', '--rules', 'chess']]) {
+    const r = await arena(args);
+    assert.notEqual(r.code, 0, args.join(' '));
+    assert.match(r.stderr, /usage: phantomgo arena|arena: /, args.join(' '));
+  }
+});
