@@ -155,8 +155,6 @@ void games_lobby_free(games *gm);
 /* Adds, updates or removes public game g after a change. No lock held. */
 void games_lobby_update(game *g);
 
-/* games_bot.c */
-/* Queues g if the computer is to move there (takes a reference). */
 /* A doubly linked list of watchers (a game's viewers, the lobby's); the
  * caller holds the lock that guards the list. */
 static inline void watcher_list_add(games_watcher **head, games_watcher *w) {
@@ -178,6 +176,8 @@ static inline void watcher_list_remove(games_watcher **head, games_watcher *w) {
 typedef struct id_list { char (*ids)[24]; size_t n, cap; } id_list;
 int games_collect_id(void *ctx, const char *id);
 
+/* games_bot.c */
+/* Queues g if the computer is to move there (takes a reference). */
 void games_bot_consider(game *g);
 bool games_bot_start(games *gm);
 void games_bot_stop(games *gm);

@@ -41,8 +41,8 @@ typedef struct hub_conn {
     int fd;                     /* -1 if not found */
     game *g;                    /* referenced; NULL for the lobby */
     bool lobby;                 /* a lobby socket: watches the lobby, not a game */
-    bool refused;               /* over the limit: closed at once */
-    const char *refused_reason; /* the close reason then */
+    const char *refused;        /* over a limit: closed at once, with this
+                                   reason; NULL for an accepted socket */
     bool counted;               /* holds one of its address's sockets */
     char client[48];            /* client address (proxy-aware) */
 
@@ -96,10 +96,16 @@ long hub_open_count(hub *hb) { return atomic_load(&hb->open); }
 /* Open sockets per client address (--websockets-per-address): without a cap
  * one address could take every socket of --max-websockets (each a thread)
  * from everyone. */
-bool hub_address_full(hub *hb, const char *addr) {
-    pthread_mutex_lock(&hb->lock);
+/* The count of addr, or NULL; under the hub lock. */
+static address_count *address_find(hub *hb, const char *addr) {
     address_count *a = hb->per_address;
     while (a && strcmp(a->addr, addr)) a = a->next;
+    return a;
+}
+
+bool hub_address_full(hub *hb, const char *addr) {
+    pthread_mutex_lock(&hb->lock);
+    address_count *a = address_find(hb, addr);
     bool full = a && a->n >= hb->srv->cfg.websockets_per_address;
     pthread_mutex_unlock(&hb->lock);
     return full;
@@ -108,8 +114,7 @@ bool hub_address_full(hub *hb, const char *addr) {
 /* Counts one more socket of addr; false (nothing counted) past the cap. */
 static bool address_take(hub *hb, const char *addr) {
     pthread_mutex_lock(&hb->lock);
-    address_count *a = hb->per_address;
-    while (a && strcmp(a->addr, addr)) a = a->next;
+    address_count *a = address_find(hb, addr);
     if (!a && (a = calloc(1, sizeof *a)) != NULL) {
         snprintf(a->addr, sizeof a->addr, "%s", addr);
         a->next = hb->per_address;
@@ -335,12 +340,10 @@ static int on_connect(const struct mg_connection *cconn, void *cbdata) {
     snprintf(hc->client, sizeof hc->client, "%s", rq.client);
     if (atomic_fetch_add(&hb->open, 1) >= hb->srv->cfg.max_websockets) {
         atomic_fetch_sub(&hb->open, 1);
-        hc->refused = true;
-        hc->refused_reason = "too many connections";
+        hc->refused = "too many connections";
     } else if (!(hc->counted = address_take(hb, hc->client))) {
         atomic_fetch_sub(&hb->open, 1);
-        hc->refused = true;
-        hc->refused_reason = "too many connections from this address";
+        hc->refused = "too many connections from this address";
     }
     if (hc->refused) metrics_ws_refused();
     mg_set_user_connection_data(conn, hc);
@@ -370,7 +373,7 @@ static void on_ready(struct mg_connection *conn, void *cbdata) {
     if (!hc) return;
     hc->fd = find_socket_fd(mg_get_request_info(conn));
     if (hc->refused) {
-        send_close(hc, 1013, hc->refused_reason);
+        send_close(hc, 1013, hc->refused);
         cut(hc);
         return;
     }
