@@ -240,7 +240,7 @@ static bool add_rematch(cJSON *o, const view_table *t) {
  * events; *last_own gets the viewer's latest legal move (or NO_POINT). */
 static bool fold_events(const referee *r, viewer v, view *vw, cJSON *events, point *last_own) {
     observation ob;
-    int n = referee_event_count(r), size = referee_settings(r)->size;
+    int n = view_event_count(r), size = view_settings(r)->size;
     *last_own = NO_POINT;
     for (int seq = 1; seq <= n; seq++) {
         if (!view_observe(r, v, seq, &ob)) return false;
@@ -279,7 +279,7 @@ char *view_json_render(const referee *r, viewer v, const view_table *t, size_t *
     char *text = NULL;
     point last_own;
     if (!vw || !o || !events) goto done;
-    view_init(vw, referee_settings(r), v);
+    view_init(vw, view_settings(r), v);
     if (!fold_events(r, v, vw, events, &last_own)) goto done;
     cJSON *game = view_json_game(t, &vw->settings);
     if (!game) goto done;
@@ -301,7 +301,7 @@ cJSON *view_json_events_since(const referee *r, viewer v, int since) {
     cJSON *events = cJSON_CreateArray();
     if (!events) return NULL;
     observation ob;
-    int n = referee_event_count(r), size = referee_settings(r)->size;
+    int n = view_event_count(r), size = view_settings(r)->size;
     for (int seq = since < 0 ? 1 : since + 1; seq <= n; seq++) {
         cJSON *e = view_observe(r, v, seq, &ob) ? view_json_event(&ob, size) : NULL;
         if (!e) {
