@@ -21,6 +21,7 @@
 #include <time.h>
 
 #include "engine/vertex.h"
+#include "version.h"
 #include "wire/event_json.h"
 #include "wire/settings_json.h"
 
@@ -168,7 +169,7 @@ static void sb_handicap_stones(sbuf *b, const game_settings *s) {
 
 static void sb_root(sbuf *b, const view *end, const sgf_meta *meta) {
     const game_settings *s = &end->settings;
-    sb_printf(b, "(;FF[4]GM[1]CA[UTF-8]AP[Phantom Go:%s]SZ[%d]KM[", PG_VERSION, s->size);
+    sb_printf(b, "(;FF[4]GM[1]CA[UTF-8]AP[Phantom Go:%s]SZ[%d]KM[", pg_version, s->size);
     sb_half_points(b, s->komi_x2);
     sb_printf(b, "]HA[%d]RU", s->handicap);
     sb_rules_text(b, s);
