@@ -116,7 +116,7 @@ mount --rbind /dev "$root/dev" && mount --make-rslave "$root/dev"
 [ -d "$root/dev/shm" ] && [ -d "$root/dev/pts" ] || die "/dev/shm or /dev/pts missing in the chroot"
 
 git bundle create "$root/root/phantomgo.bundle" HEAD 2>/dev/null
-in_chroot 'git -c advice.detachedHead=false clone -q /root/phantomgo.bundle /root/phantomgo && rm /root/phantomgo.bundle' ||
+in_chroot 'git -c init.defaultBranch=main -c advice.detachedHead=false clone -q /root/phantomgo.bundle /root/phantomgo && rm /root/phantomgo.bundle' ||
     die "git clone in the chroot failed"
 say "cloned ${commit:0:12} into /root/phantomgo"
 
