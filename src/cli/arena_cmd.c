@@ -2,8 +2,8 @@
  * measures the difference in strength (the bot ladder, `make bench-bot`).
  *
  *   phantomgo arena --a strong --b flat --games 400 [--size 9] [--komi 7.5]
- *                   [--rules olympiad|common|hamburg] [--torus]
- *                   [--handicap N] [--capture N] [--threads K] [--seed S]
+ *                   [--rules olympiad|common|hamburg] [--ko simple|superko]
+ *                   [--torus] [--handicap N] [--capture N] [--threads K] [--seed S]
  *                   [--timeout SECONDS] [--sgf DIR]
  *
  * Game i gives A black when i is even, white when odd, and has its own
@@ -385,7 +385,8 @@ static void print_report(const arena *ar, double wall) {
 
 static const char usage_text[] =
     "usage: phantomgo arena --a PLAYER --b PLAYER --games N [--size 9] [--komi 7.5]\n"
-    "                       [--rules olympiad|common|hamburg] [--torus] [--handicap N]\n"
+    "                       [--rules olympiad|common|hamburg] [--ko simple|superko]\n"
+    "                       [--torus] [--handicap N]\n"
     "                       [--capture N] [--threads K] [--seed S]\n"
     "                       [--timeout SECONDS] [--sgf DIR]\n"
     "  PLAYER: random, heuristic, flat or strong, optionally :N (N playouts a\n"
@@ -412,6 +413,7 @@ static bool parse_args(int argc, char **argv, arena *ar) {
         { "capture", required_argument, 0, 'c' },
         { "threads", required_argument, 0, 'j' }, { "seed", required_argument, 0, 'S' },
         { "timeout", required_argument, 0, 'T' }, { "sgf", required_argument, 0, 'o' },
+        { "ko", required_argument, 0, 'K' },
         { "help", no_argument, 0, '?' }, { 0, 0, 0, 0 },
     };
     bool komi_set = false;
@@ -433,6 +435,10 @@ static bool parse_args(int argc, char **argv, arena *ar) {
         case 'S': ar->seed = strtoull(optarg, NULL, 10); break;
         case 'T': ar->timeout_ms = (int)lround(atof(optarg) * 1000); break;
         case 'o': ar->sgf_dir = optarg; break;
+        case 'K':
+            if (strcmp(optarg, "simple") && strcmp(optarg, "superko")) return false;
+            ar->settings.ko = strcmp(optarg, "simple") ? KO_SUPERKO : KO_SIMPLE;
+            break;
         default: return false;
         }
     }
