@@ -443,7 +443,7 @@ static bool report_captures(const gtp_engine *e, const args *a, int *i, observat
     int most = e->memory.view.on_board[victim];
     if (*i >= a->n || !parse_int(a->v[*i], 1, BOARD_MAX_POINTS, &n))
         return fail(r, "syntax error: captures needs a number of stones");
-    if (n > most) return fail(r, "captures %ld: %s has only %d stones on the board", n, gtp_colour_name(victim), most);
+    if (n > most) return fail(r, "captures %ld: only %d %s stones are on the board", n, most, gtp_colour_name(victim));
     ob->captured_count = (int16_t)n;
     (*i)++;
     return report_captured_points(e, a, i, ob, r);
