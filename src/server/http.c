@@ -290,10 +290,7 @@ static void handle_health(http_request *rq) {
         http_send_method_not_allowed(rq, "GET, HEAD");
         return;
     }
-    store_game row;
-    int rc = store_load_game(rq->srv->st, "healthprobe", &row, NULL, NULL);
-    if (rc == STORE_OK) store_game_free_fields(&row);
-    if (rc != STORE_OK && rc != STORE_NOT_FOUND) {
+    if (store_ping(rq->srv->st) != STORE_OK) {
         http_send_error(rq, 503, "unavailable", "The database does not answer.");
         return;
     }

@@ -28,6 +28,7 @@
 
 #include "server/games.h"
 #include "server/http.h"
+#include "server/lobby.h"
 #include "server/metrics.h"
 
 enum { HELLO_TIMEOUT_MS = 10000, MESSAGE_MAX = 4096, WRITER_STACK = 256 * 1024 };
@@ -274,6 +275,35 @@ static bool wait_due(hub_conn *hc) {
     return due;
 }
 
+/* {"type":"lobby","open":..,"playing":..}: the lobby's lists behind their
+ * envelope (lists is consumed). */
+static cJSON *lobby_frame(cJSON *lists) {
+    cJSON *frame = lists ? cJSON_CreateObject() : NULL;
+    bool ok = frame && cJSON_AddStringToObject(frame, "type", "lobby");
+    for (cJSON *item; ok && (item = lists->child) != NULL;) {
+        cJSON_DetachItemViaPointer(lists, item);
+        ok = cJSON_AddItemToObject(frame, item->string, item);
+        if (!ok) cJSON_Delete(item);
+    }
+    cJSON_Delete(lists);
+    if (ok) return frame;
+    cJSON_Delete(frame);
+    return NULL;
+}
+
+/* {"type":"update","events":[seq > since],"view":{..}} for viewer who. */
+static cJSON *update_frame(game *g, viewer who, int since, int *seq) {
+    cJSON *events, *vw;
+    if (!game_events(g, who, since, &events, &vw, seq)) return NULL;
+    cJSON *frame = cJSON_CreateObject();
+    bool ok = frame && cJSON_AddStringToObject(frame, "type", "update");
+    if (!(ok = ok && cJSON_AddItemToObject(frame, "events", events))) cJSON_Delete(events);
+    if (!(ok = ok && cJSON_AddItemToObject(frame, "view", vw))) cJSON_Delete(vw);
+    if (ok) return frame;
+    cJSON_Delete(frame);
+    return NULL;
+}
+
 static void *writer_main(void *arg) {
     hub_conn *hc = arg;
     while (wait_due(hc)) {
@@ -282,11 +312,11 @@ static void *writer_main(void *arg) {
         int since = hc->sent_seq;
         pthread_mutex_unlock(&hc->lock);
         int seq = since;
-        size_t len;
-        char *frame = hc->lobby ? games_lobby_json(hc->hb->srv->gm, "{\"type\":\"lobby\",", &len)
-                                : game_events_json(hc->g, who, since, "{\"type\":\"update\",", &seq, &len);
-        bool ok = frame && send_text(hc, frame, len);
-        free(frame);
+        cJSON *frame = hc->lobby ? lobby_frame(lobby_now(hc->hb->srv->lb)) : update_frame(hc->g, who, since, &seq);
+        char *text = frame ? cJSON_PrintUnformatted(frame) : NULL;
+        bool ok = text && send_text(hc, text, strlen(text));
+        cJSON_free(text);
+        cJSON_Delete(frame);
         if (!ok) {
             cut(hc);
             break;
@@ -313,8 +343,8 @@ static int on_connect(const struct mg_connection *cconn, void *cbdata) {
     char id[24];
     game *g = NULL;
     const struct mg_request_info *ri = mg_get_request_info(conn);
-    bool lobby = !strcmp(ri->local_uri, LOBBY_PATH);
-    games_status st = lobby ? GAMES_OK : socket_path_id(ri->local_uri, id) ? games_get(hb->srv->gm, id, &g)
+    bool is_lobby = !strcmp(ri->local_uri, LOBBY_PATH);
+    games_status st = is_lobby ? GAMES_OK : socket_path_id(ri->local_uri, id) ? games_get(hb->srv->gm, id, &g)
                                                                            : GAMES_NOT_FOUND;
     if (st != GAMES_OK) {
         if (st == GAMES_NOT_FOUND) refuse_upgrade(conn, hb, 404, "not_found", "No such game.");
@@ -330,7 +360,7 @@ static int on_connect(const struct mg_connection *cconn, void *cbdata) {
     hc->hb = hb;
     hc->conn = conn;
     hc->g = g;
-    hc->lobby = lobby;
+    hc->lobby = is_lobby;
     hc->fd = -1;
     hc->watcher.notify = on_game_changed;
     pthread_mutex_init(&hc->lock, NULL);
@@ -441,7 +471,7 @@ static int on_data(struct mg_connection *conn, int bits, char *data, size_t len,
         return 0;
     }
     if (hc->lobby) {
-        games_lobby_watch(hc->hb->srv->gm, &hc->watcher);
+        lobby_watch(hc->hb->srv->lb, &hc->watcher);
         return 1;
     }
     game_watch(hc->g, &hc->watcher);
@@ -467,7 +497,7 @@ static void on_close(const struct mg_connection *conn, void *cbdata) {
     hc->closing = true;
     pthread_cond_signal(&hc->wake);
     pthread_mutex_unlock(&hc->lock);
-    if (watching && hc->lobby) games_lobby_unwatch(hb->srv->gm, &hc->watcher);
+    if (watching && hc->lobby) lobby_unwatch(hb->srv->lb, &hc->watcher);
     if (watching && !hc->lobby) {
         game_unwatch(hc->g, &hc->watcher);
         game_presence(hc->g, (int)hc->who, -1);

@@ -16,12 +16,18 @@
 
 struct mg_context;
 typedef struct games games;
+typedef struct deadlines deadlines;
+typedef struct computer computer;
+typedef struct lobby lobby;
 typedef struct hub hub;
 
 typedef struct server_ctx {
     server_config cfg;
     store *st;
     games *gm;
+    deadlines *dl;
+    computer *cq;
+    lobby *lb;
     hub *hb;
     ratelimit *api_limit;       /* every /api/ request and WebSocket */
     ratelimit *create_limit;    /* game creation */
