@@ -18,8 +18,10 @@
 #include "server/deadlines.h"
 #include "server/games.h"
 #include "server/lobby.h"
-#include "server/strbuf.h"
+#include "util/now.h"
+#include "util/strbuf.h"
 #include "wire/clock_json.h"
+#include "wire/json_number.h"
 #include "wire/qr_svg.h"
 #include "wire/settings_json.h"
 #include "wire/view_json.h"
@@ -267,7 +269,7 @@ static cJSON *created_json(http_request *rq, game *g, const game_created *c) {
     view_table t;
     memset(&t, 0, sizeof t);
     t.game_id = c->id;
-    t.mode = game_mode_name(game_get_mode(g));
+    t.mode = mode_name(game_get_mode(g));
     t.level = game_level(g);
     t.tc = game_get_time_control(g);
     t.public_game = game_is_public(g);
@@ -298,7 +300,7 @@ static void send_created(http_request *rq, int status, const game_created *c) {
 
 static void create_game(http_request *rq) {
     if (!allow(rq, "POST")) return;
-    int retry = ratelimit_take(rq->srv->create_limit, rq->client, server_now_ms());
+    int retry = ratelimit_take(rq->srv->create_limit, rq->client, now_monotonic_ms());
     if (retry > 0) {
         http_send_rate_limited(rq, retry);
         return;
@@ -582,9 +584,8 @@ static void test_clock(http_request *rq) {
         return;
     }
     const cJSON *ms = cJSON_GetObjectItemCaseSensitive(o, "advance_ms");
-    bool ok = cJSON_IsNumber(ms) && ms->valuedouble >= 0 && ms->valuedouble <= 1e12 &&
-              ms->valuedouble == (double)(int64_t)ms->valuedouble;
-    int64_t advance = ok ? (int64_t)ms->valuedouble : 0;
+    int64_t advance = 0;
+    bool ok = json_whole_int64(ms, 0, 1000000000000, &advance);
     cJSON_Delete(o);
     if (!ok || !games_advance_clock(rq->srv->gm, advance)) {
         http_send_error(rq, 400, "bad_request", "'advance_ms' must be a whole number of milliseconds from 0.");

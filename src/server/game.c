@@ -10,10 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "engine/vertex.h"
 #include "server/metrics.h"
+#include "util/now.h"
 #include "wire/clock_json.h"
 #include "wire/settings_json.h"
 
@@ -25,24 +25,6 @@ games_status games_status_of_store(int store_rc) {
     case STORE_UNAVAILABLE: return GAMES_UNAVAILABLE;
     default:                return GAMES_ERROR;
     }
-}
-
-const char *game_mode_name(game_mode m) {
-    return m == MODE_HOTSEAT ? "hotseat" : m == MODE_COMPUTER ? "computer" : "online";
-}
-
-bool game_mode_from_name(const char *s, game_mode *out) {
-    if (!strcmp(s, "online")) *out = MODE_ONLINE;
-    else if (!strcmp(s, "hotseat")) *out = MODE_HOTSEAT;
-    else if (!strcmp(s, "computer")) *out = MODE_COMPUTER;
-    else return false;
-    return true;
-}
-
-static int64_t monotonic_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 /* ---- facts ----------------------------------------------------------------- */
@@ -66,7 +48,7 @@ static game *game_alloc(game_env *env, const char *id) {
     pthread_mutex_init(&g->lock, NULL);
     pthread_mutex_init(&g->watch_lock, NULL);
     atomic_init(&g->refs, 0);
-    atomic_init(&g->last_used_ms, monotonic_ms());
+    atomic_init(&g->last_used_ms, now_monotonic_ms());
     atomic_init(&g->over, false);
     for (int c = 0; c < 3; c++) atomic_init(&g->presence[c], 0);
     return g;
@@ -91,7 +73,7 @@ game *game_ref(game *g) {
 
 void game_release(game *g) {
     if (!g) return;
-    atomic_store(&g->last_used_ms, monotonic_ms());     /* before the count can reach 0 */
+    atomic_store(&g->last_used_ms, now_monotonic_ms());     /* before the count can reach 0 */
     atomic_fetch_sub(&g->refs, 1);
 }
 
@@ -112,7 +94,7 @@ void game_notify(game *g) {
 
 /* Mode options: {"level":"medium","computer":"white"} for computer games. */
 static bool read_options(game *g) {
-    if (!game_mode_from_name(g->row.mode, &g->mode)) return false;
+    if (!mode_parse(g->row.mode, &g->mode)) return false;
     if (g->mode != MODE_COMPUTER) return true;
     cJSON *o = cJSON_Parse(g->row.options_json ? g->row.options_json : "{}");
     const cJSON *level = cJSON_GetObjectItemCaseSensitive(o, "level");

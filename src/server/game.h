@@ -32,6 +32,7 @@
 #include "engine/view.h"
 #include "server/secrets.h"
 #include "store/store.h"
+#include "util/game_mode.h"
 
 typedef struct game game;
 
@@ -56,11 +57,6 @@ typedef enum {
 
 /* The one mapping of a STORE_* code to a games status. */
 games_status games_status_of_store(int store_rc);
-
-typedef enum { MODE_ONLINE = 0, MODE_HOTSEAT, MODE_COMPUTER } game_mode;
-
-const char *game_mode_name(game_mode m);
-bool game_mode_from_name(const char *name, game_mode *out);
 
 /* ---- the environment every game lives in --------------------------------- */
 

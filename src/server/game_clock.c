@@ -8,12 +8,10 @@
  * move (serve --test-clock). */
 #include "server/game_internal.h"
 
-#include <time.h>
+#include "util/now.h"
 
 int64_t game_env_now_ms(game_env *env) {
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000 + atomic_load(&env->clock_offset_ms);
+    return now_wall_ms() + atomic_load(&env->clock_offset_ms);
 }
 
 void game_clock_fold(const game *g, const referee *r, int upto, game_clock *out) {

@@ -36,7 +36,7 @@ referee *referee_replay(const referee *r, int upto) {
 static void table_of(const game *g, view_table *t) {
     memset(t, 0, sizeof *t);
     t->game_id = g->id;
-    t->mode = game_mode_name(g->mode);
+    t->mode = mode_name(g->mode);
     t->level = game_level(g);
     t->tc = &g->tc;
     t->public_game = g->is_public;

@@ -13,11 +13,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <cjson/cJSON.h>
 
 #include "server/metrics.h"
+#include "util/now.h"
 #include "wire/clock_json.h"
 #include "wire/settings_json.h"
 
@@ -40,12 +40,6 @@ struct games {
     size_t nbuckets, count;
     int64_t last_sweep_ms;
 };
-
-static int64_t monotonic_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 /* ---- the table ------------------------------------------------------------- */
 
@@ -111,7 +105,7 @@ static void free_entries(entry *e) {
 static game *table_insert(games *gm, game *g) {
     entry *dropped = NULL, *fresh = malloc(sizeof *fresh);
     pthread_mutex_lock(&gm->lock);
-    sweep(gm, monotonic_ms(), &dropped);
+    sweep(gm, now_monotonic_ms(), &dropped);
     entry *there = table_find(gm, game_id(g));
     game *winner = there ? there->g : fresh ? g : NULL;
     if (!there && fresh) {
@@ -145,7 +139,7 @@ int games_open(games **out, store *st, char *err, size_t errlen) {
     gm->env.st = st;
     atomic_init(&gm->env.clock_offset_ms, 0);
     gm->env.abandon_ms = DEFAULT_ABANDON_MS;
-    gm->last_sweep_ms = monotonic_ms();
+    gm->last_sweep_ms = now_monotonic_ms();
     pthread_mutex_init(&gm->lock, NULL);
     pthread_rwlock_init(&gm->env.listeners_lock, NULL);
     *out = gm;
@@ -311,7 +305,7 @@ static bool fill_row(store_game *row, const game_new *req, int64_t now, game_cre
     row->options_json = options_json(req);
     row->time_control_json = json_text(time_control_to_json(&req->tc));
     if (!row->settings_json || !row->options_json || !row->time_control_json) return false;
-    snprintf(row->mode, sizeof row->mode, "%s", game_mode_name(req->mode));
+    snprintf(row->mode, sizeof row->mode, "%s", mode_name(req->mode));
     row->created_at_ms = now;
     row->started_at_ms = req->mode == MODE_ONLINE ? 0 : now;
     row->is_public = req->mode == MODE_ONLINE && req->public_game;

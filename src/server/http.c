@@ -25,7 +25,8 @@
 #include "server/games.h"
 #include "server/hub.h"
 #include "server/static.h"
-#include "server/strbuf.h"
+#include "util/now.h"
+#include "util/strbuf.h"
 
 enum { HTTP_DRAIN_MAX = 1024 * 1024 };
 
@@ -317,7 +318,7 @@ static void handle_metrics(http_request *rq) {
 }
 
 static bool rate_limited(http_request *rq) {
-    int retry = ratelimit_take(rq->srv->api_limit, rq->client, server_now_ms());
+    int retry = ratelimit_take(rq->srv->api_limit, rq->client, now_monotonic_ms());
     if (retry > 0) http_send_rate_limited(rq, retry);
     return retry > 0;
 }
@@ -356,7 +357,7 @@ static int on_begin_request(struct mg_connection *conn) {
     http_request rq;
     http_request_init(&rq, srv, conn);
     if (is_websocket_upgrade(&rq) && hub_is_socket_path(rq.path) && !strcmp(rq.method, "GET")) {
-        int retry = ratelimit_take(srv->api_limit, rq.client, server_now_ms());
+        int retry = ratelimit_take(srv->api_limit, rq.client, now_monotonic_ms());
         if (retry == 0 && hub_address_full(srv->hb, rq.client)) {
             send_error_extra(&rq, 429, "too_many_connections",
                              "This address holds too many live connections; close one or retry later.",
@@ -367,13 +368,11 @@ static int on_begin_request(struct mg_connection *conn) {
         http_send_rate_limited(&rq, retry);
         return 429;
     }
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    double t0 = now_monotonic_s();
     dispatch(&rq);
-    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double seconds = now_monotonic_s() - t0;
     if (rq.status == 0) http_send_error(&rq, 500, "internal", "The server could not answer.");
-    metrics_request(rq.route, rq.status,
-                    (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+    metrics_request(rq.route, rq.status, seconds);
     free(rq.body);
     return rq.status;
 }

@@ -30,6 +30,7 @@
 #include "server/http.h"
 #include "server/lobby.h"
 #include "server/metrics.h"
+#include "wire/json_number.h"
 
 enum { HELLO_TIMEOUT_MS = 10000, MESSAGE_MAX = 4096, WRITER_STACK = 256 * 1024 };
 #define SOCKET_PREFIX "/api/v1/games/"
@@ -428,10 +429,10 @@ static bool parse_hello(hub_conn *hc, const char *data, size_t len, const char *
     const cJSON *type = cJSON_GetObjectItemCaseSensitive(o, "type");
     const cJSON *token = cJSON_GetObjectItemCaseSensitive(o, "token");
     const cJSON *since = cJSON_GetObjectItemCaseSensitive(o, "since");
+    int since_seq = 0;
     bool ok = cJSON_IsObject(o) && cJSON_IsString(type) && !strcmp(type->valuestring, "hello") &&
               (!token || cJSON_IsNull(token) || cJSON_IsString(token)) &&
-              (!since || (cJSON_IsNumber(since) && since->valuedouble >= 0 && since->valuedouble <= 1e9 &&
-                          since->valuedouble == (double)(int)since->valuedouble));
+              (!since || json_whole_int(since, 0, 1000000000, &since_seq));
     int seat = 0;
     if (ok && cJSON_IsString(token) && !hc->lobby) {
         seat = game_seat_of(hc->g, token->valuestring);
@@ -444,7 +445,7 @@ static bool parse_hello(hub_conn *hc, const char *data, size_t len, const char *
     if (ok) {
         pthread_mutex_lock(&hc->lock);
         hc->who = seat ? (viewer)seat : VIEWER_SPECTATOR;
-        hc->sent_seq = since ? (int)since->valuedouble : 0;
+        hc->sent_seq = since_seq;
         hc->hello_done = true;
         hc->due = true;
         pthread_cond_signal(&hc->wake);
