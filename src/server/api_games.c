@@ -6,7 +6,6 @@
  * information possible. */
 #include "server/api_games.h"
 
-#include <civetweb.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -329,7 +328,7 @@ static void read_view(http_request *rq, game *g) {
 static bool query_since(http_request *rq, int *since) {
     char value[32];
     *since = 0;
-    int n = rq->query ? mg_get_var(rq->query, strlen(rq->query), "since", value, sizeof value) : -1;
+    int n = http_query_param(rq, "since", value, sizeof value);
     if (n == -1) return true;                  /* absent: everything */
     char *end;
     long v = strtol(value, &end, 10);

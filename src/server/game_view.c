@@ -37,7 +37,7 @@ static void table_of(const game *g, view_table *t) {
     memset(t, 0, sizeof *t);
     t->game_id = g->id;
     t->mode = mode_name(g->mode);
-    t->level = game_level(g);
+    t->level = g->mode == MODE_COMPUTER ? g->level : NULL;
     t->tc = &g->tc;
     t->public_game = g->is_public;
     for (int c = BLACK; c <= WHITE; c++) {

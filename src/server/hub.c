@@ -27,7 +27,7 @@
 #include <cjson/cJSON.h>
 
 #include "server/games.h"
-#include "server/http.h"
+#include "server/http_reply.h"
 #include "server/lobby.h"
 #include "server/metrics.h"
 #include "wire/json_number.h"
@@ -334,7 +334,7 @@ static void *writer_main(void *arg) {
 static void refuse_upgrade(struct mg_connection *conn, hub *hb, int status, const char *code, const char *msg) {
     http_request rq;
     http_request_init(&rq, hb->srv, conn);
-    mg_disable_connection_keep_alive(conn);
+    http_close_after(&rq);
     http_send_error(&rq, status, code, msg);
 }
 
