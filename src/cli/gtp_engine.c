@@ -296,7 +296,8 @@ static bool cmd_time_settings(gtp_engine *e, const args *a, reply *r) {
     if (!parse_int(a->v[0], 0, 100000000, &m) || !parse_int(a->v[1], 0, 100000000, &b) ||
         !parse_int(a->v[2], 0, 100000000, &s))
         return fail(r, "syntax error: expected three whole numbers of seconds and stones");
-    e->timed = !(b > 0 && s == 0);   /* GTP: byo-yomi time without stones means no limit */
+    /* GTP: byo-yomi time without stones means no limit; so does no time at all */
+    e->timed = !(s == 0 && (b > 0 || m == 0));
     e->main_s = (int)m;
     e->byo_s = (int)b;
     e->byo_stones = (int)s;
