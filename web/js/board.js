@@ -45,6 +45,7 @@ export class Board {
     this.interactive = false;
     this.model = null;
     this.cursor = { x: 4, y: 4 };
+    this.hover = null;
     this.root = svg('svg', { class: 'board-svg', 'aria-hidden': 'true', focusable: 'false' });
     container.replaceChildren(this.root);
     container.addEventListener('keydown', (event) => this.handleKey(event));
@@ -60,11 +61,35 @@ export class Board {
     this.torus = Boolean(torus);
     this.shiftX = 0;
     this.shiftY = 0;
-    const centre = Math.floor((size - 1) / 2);
-    this.cursor = { x: centre, y: centre };
+    this.cursor = this.centre();
     this.container.dataset.size = String(size);
     this.container.classList.toggle('torus', this.torus);
     this.build();
+  }
+
+  centre() {
+    const middle = Math.floor((this.size - 1) / 2);
+    return { x: middle, y: middle };
+  }
+
+  // The keyboard cursor, {x, y}: each hot-seat seat keeps its own.
+  getCursor() {
+    return { ...this.cursor };
+  }
+
+  // Puts the cursor at `cursor` (the centre when null) and forgets where the
+  // mouse hovered: nothing of the previous pointer is left in the DOM.
+  resetPointer(cursor = null) {
+    this.cursor = cursor ? { ...cursor } : this.centre();
+    this.placeCursor();
+    this.hideHover();
+  }
+
+  hideHover() {
+    if (!this.hover) return;
+    for (const name of ['cx', 'cy']) this.hover.removeAttribute(name);
+    this.hover.setAttribute('class', 'hover-stone');
+    this.hover.setAttribute('visibility', 'hidden');
   }
 
   // Moves the seam of a torus by whole rows or columns (the view only).
@@ -84,7 +109,7 @@ export class Board {
   setInteractive(interactive) {
     this.interactive = interactive;
     this.container.classList.toggle('interactive', interactive);
-    if (!interactive) this.hover.setAttribute('visibility', 'hidden');
+    if (!interactive) this.hideHover();
   }
 
   // Display column/row (row counted from the bottom) -> SVG user coordinates.
@@ -206,7 +231,7 @@ export class Board {
         target.addEventListener('pointerenter', () => this.showHover(c, r, vertex));
       }
     }
-    hits.addEventListener('pointerleave', () => this.hover.setAttribute('visibility', 'hidden'));
+    hits.addEventListener('pointerleave', () => this.hideHover());
   }
 
   pick(vertex) {
@@ -227,7 +252,7 @@ export class Board {
   showHover(column, row, vertex) {
     const model = this.model;
     if (!this.interactive || !model || !model.viewer || this.occupied(vertex)) {
-      this.hover.setAttribute('visibility', 'hidden');
+      this.hideHover();
       return;
     }
     this.hover.setAttribute('cx', this.px(column));
@@ -289,7 +314,7 @@ export class Board {
   clear() {
     this.model = null;
     for (const layer of Object.values(this.layers)) layer.replaceChildren();
-    this.hover.setAttribute('visibility', 'hidden');
+    this.resetPointer();
   }
 
   eachPosition(vertices, draw) {

@@ -42,6 +42,8 @@ let activeColor = null;
 let busy = false;
 let ghostMode = false;
 let pendingVertex = null;
+// Hot-seat: the keyboard cursor of each seat, kept while the other plays.
+const seatCursors = {};
 let confirmMode = Boolean(getPref('confirmMove', matchMedia('(pointer: coarse)').matches));
 let live = null;
 let board;
@@ -300,11 +302,15 @@ async function claim() {
 
 // ---- hot-seat handover ------------------------------------------------------
 
-// Forgets what was shown: behind the curtain the DOM keeps nothing.
+// Forgets what was shown: behind the curtain the DOM keeps nothing, and
+// nothing of the seat that just played (cursor, hover, ghost mode, a move
+// waiting for confirmation, the log's scroll) is left for the next seat.
 function emptyBehindCurtain() {
+  if (activeColor) seatCursors[activeColor] = board.getCursor();
   pendingVertex = null;
   ghostMode = false;
   board.clear();
+  $('log').scrollTop = 0;
   log.clear();
   clearNotice();
   $('board-summary').textContent = '';
@@ -326,6 +332,7 @@ async function loadSeatView(color) {
 }
 
 function showSeatView() {
+  board.resetPointer(seatCursors[activeColor]);
   log.rebuild(state.view.events ?? []);
   render();
   $('board').focus();
