@@ -38,6 +38,7 @@ async function playMove(page, vertex, style) {
     await page.keyboard.press('ArrowUp');
     await page.keyboard.press('g');
     await page.keyboard.press('ArrowDown');
+    await page.click('#notes-panel summary');
     await page.click('#ghost-mode');
     await page.click('#ghost-mode');
     await page.focus('#board');

@@ -270,6 +270,7 @@ export class Board {
     if (event.altKey || event.ctrlKey || event.metaKey) return;
     const moves = { ArrowUp: [0, 1], ArrowDown: [0, -1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
     if (moves[event.key]) {
+      if (!this.interactive) return;
       event.preventDefault();
       this.moveCursor(...moves[event.key]);
     } else if (event.key === 'Enter' || event.key === ' ') {
@@ -300,12 +301,14 @@ export class Board {
   }
 
   // Draws a model: {viewer, stones:{black,white}, handicap, last, tried,
-  // rejected, ghosts, ghostColor, territory:{black,white}|null, highlight, preview}.
+  // rejected, ghosts, ghostColor, territory:{black,white}|null, highlight,
+  // preview, captured (recently emptied points), unseen:{color, vertices}}.
   render(model) {
     this.model = model;
     for (const layer of Object.values(this.layers)) layer.replaceChildren();
     this.drawTerritory(model.territory);
     this.drawStones(model);
+    this.drawUnseen(model.unseen);
     this.drawGhosts(model);
     this.drawMarkers(model);
   }
@@ -363,6 +366,27 @@ export class Board {
     });
   }
 
+  // Opponent stones a player never learned of (after the game): a dashed
+  // ring, over a faint stone where that player's view leaves it undrawn.
+  drawUnseen(unseen) {
+    if (!unseen) return;
+    this.eachPosition(unseen.vertices, (x, y, vertex, wrapCopy) => {
+      const wrap = wrapCopy ? ' wrap' : '';
+      if (!this.occupied(vertex)) {
+        svg('circle', { class: `unseen-stone ${unseen.color}${wrap}`, cx: x, cy: y, r: CELL * 0.47, 'data-vertex': vertex }, this.layers.stones);
+      }
+      svg('circle', { class: `unseen-mark${wrap}`, cx: x, cy: y, r: CELL * 0.3, 'data-vertex': vertex }, this.layers.markers);
+    });
+  }
+
+  // Points emptied by a recent capture: a small red ring until the viewer
+  // moves again.
+  drawCaptured(vertices) {
+    this.eachPosition(vertices, (x, y, vertex, wrapCopy) => {
+      svg('circle', { class: `captured-mark${wrapCopy ? ' wrap' : ''}`, cx: x, cy: y, r: CELL * 0.22, 'data-vertex': vertex }, this.layers.markers);
+    });
+  }
+
   drawGhosts(model) {
     const color = model.ghostColor ?? 'white';
     this.eachPosition(model.ghosts, (x, y, vertex, wrapCopy) => {
@@ -386,6 +410,7 @@ export class Board {
     const earlier = (model.rejected ?? []).filter((vertex) => !tried.has(vertex));
     this.eachPosition(earlier, (x, y, vertex, wrapCopy) => this.cross(x, y, CELL * 0.16, `rejected${wrapCopy ? ' wrap' : ''}`, vertex));
     this.eachPosition([...tried], (x, y, vertex, wrapCopy) => this.cross(x, y, CELL * 0.26, `tried${wrapCopy ? ' wrap' : ''}`, vertex));
+    this.drawCaptured(model.captured);
     this.eachPosition(model.highlight, (x, y, vertex) => {
       svg('circle', { class: 'highlight', cx: x, cy: y, r: CELL * 0.3, 'data-vertex': vertex }, this.layers.markers);
     });
