@@ -246,7 +246,7 @@ static void sb_move_facts(sbuf *b, sbuf *comment, const observation *ob, int siz
         }
         sb_puts(comment, ".");
     }
-    if (ob->atari) {
+    if (ob->atari || ob->atari_unannounced) {
         sb_puts(b, "PGATARI[]");
         sb_puts(comment, " Atari.");
     }
