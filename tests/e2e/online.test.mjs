@@ -34,6 +34,7 @@ test('two browsers play a whole online game through the invite link', async () =
   await black.goto(env.server.url + '/');
   await waitForGame(black);
   await screenshot(black, 'home');
+  await black.click('#custom summary');
   await black.check('input[name="mode"][value="online"]');
   await black.check('input[name="color"][value="black"]');
   await black.click('#create-button');
