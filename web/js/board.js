@@ -394,7 +394,7 @@ export class Board {
     });
     if (model.preview) {
       this.eachPosition([model.preview], (x, y) => {
-        svg('circle', { class: `preview ${model.viewer}`, cx: x, cy: y, r: CELL * 0.46 }, this.layers.ghosts);
+        svg('circle', { class: `preview ${model.viewer}`, cx: x, cy: y, r: CELL * 0.46, 'data-vertex': model.preview }, this.layers.ghosts);
       });
     }
   }

@@ -43,6 +43,9 @@ let activeColor = null;
 let busy = false;
 let ghostMode = false;
 let pendingVertex = null;
+// The point of an attempt on its way to the server (drawn as a preview
+// stone, so a click made offline visibly waits to be sent).
+let sendingVertex = null;
 // Hot-seat: the keyboard cursor and the open folds (notes, options, table)
 // of each seat, kept while the other plays.
 const seatCursors = {};
@@ -121,7 +124,7 @@ function boardModel(view) {
     rejected: (view.rejected ?? []).map((entry) => entry.vertex),
     ghosts: notes.list(),
     ghostColor: isPlayer(view) ? opponentOf(view.viewer) : 'white',
-    preview: pendingVertex,
+    preview: pendingVertex ?? sendingVertex,
     captured: recentlyCaptured(view),
   };
 }
@@ -250,19 +253,22 @@ async function act(body) {
   if (busy || !seated()) return;
   busy = true;
   pendingVertex = null;
+  sendingVertex = body.vertex ?? null;
   render();
   const mover = activeColor;
   try {
     const answer = await api.act(gameId, activeToken(), { seq: state.seq + 1, ...body }, {
-      onRetry: () => showConnection('reconnecting'),
+      onRetry: () => showConnection(navigator.onLine ? 'reconnecting' : 'offline'),
     });
     showConnection(live ? live.status : 'live');
+    sendingVertex = null;
     afterAction(answer, mover, body);
   } catch (error) {
     if (error.code === 'stale_seq') await refresh();
     notice(errorMessage(error));
   } finally {
     busy = false;
+    sendingVertex = null;
     render();
   }
 }
@@ -386,7 +392,9 @@ function showSeatView() {
 
 function showConnection(status) {
   const box = $('connection');
-  const messages = { reconnecting: t('connection.reconnecting'), polling: t('connection.polling') };
+  const messages = {
+    reconnecting: t('connection.reconnecting'), polling: t('connection.polling'), offline: t('connection.offline'),
+  };
   box.hidden = !messages[status];
   box.textContent = messages[status] ?? '';
   box.dataset.status = status;
@@ -405,6 +413,7 @@ function startLive() {
     onData: ({ events, view }) => accept(view, events ?? []),
     onStatus: showConnection,
     onError: (error) => notice(errorMessage(error)),
+    heartbeat: () => api.health(),
   });
   live.start();
 }
