@@ -16,12 +16,19 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { after } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const BIN = path.resolve(ROOT, process.env.PHANTOMGO_BIN ?? 'build/phantomgo');
 
 const SANITIZER_REPORT = /AddressSanitizer|LeakSanitizer|UndefinedBehaviorSanitizer|ThreadSanitizer|runtime error:/;
+
+// Servers still running when a test file ends (a test that failed before
+// its stop()) are killed, so the file's process can exit instead of
+// waiting for their pipes forever and hanging the whole run.
+const running = new Set();
+after(() => { for (const proc of running) proc.kill('SIGKILL'); });
 
 export function tempDir(prefix = 'pg-test-') {
   return mkdtempSync(path.join(tmpdir(), prefix));
@@ -59,7 +66,8 @@ export async function startServer({ dir, db, port = 0, args = [], env = {}, spaw
   let err = '';
   proc.stdout.on('data', (d) => { out += d; });
   proc.stderr.on('data', (d) => { out += d; err += d; });
-  const exited = new Promise((resolve) => proc.on('exit', (code, signal) => resolve({ code, signal })));
+  running.add(proc);
+  const exited = new Promise((resolve) => proc.on('exit', (code, signal) => { running.delete(proc); resolve({ code, signal }); }));
   const url = await new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start in ${timeoutMs} ms:\n${out}`)), timeoutMs);
     proc.stdout.on('data', () => {
