@@ -22,9 +22,13 @@ async function pageIn(device, lang) {
   return openPage(env.browser, { ...VIEWPORTS[device], locale: LOCALES[lang] });
 }
 
+// Measured against the screen's width, not innerWidth: a mobile browser
+// widens its layout viewport to fit a page that is too wide.
 async function assertNotWider(page, label) {
+  const screen = page.viewportSize().width;
   const { scroll, inner } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, inner: innerWidth }));
-  assert.equal(scroll, inner, `${label}: the page is ${scroll} px wide in a ${inner} px viewport`);
+  assert.equal(scroll, screen, `${label}: the page is ${scroll} px wide on a ${screen} px screen`);
+  assert.equal(inner, screen, `${label}: the layout viewport was widened to ${inner} px`);
 }
 
 // Each selector's box lies inside the first screen (the page not scrolled).

@@ -19,7 +19,7 @@ const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch:
 
 async function playerPage(game, color, options = {}) {
   const page = await openPage(env.browser, options);
-  await page.goto(`${env.server.url}/g/${game.id}#seat=${game[color]}`);
+  await page.goto(`${env.server.url}/g/${game.id}#seat=${game[color]}`, { waitUntil: 'domcontentloaded' });
   await waitForGame(page);
   return page;
 }
@@ -56,6 +56,7 @@ test('the news strip tells the latest announcement and capture marks last until 
   assert.match(await white.textContent('#confirm-text'), /this pass ends the game.*every stone on it counts as alive/);
   await white.click('#confirm-cancel');
   assertNoErrors(assert, white, 'white page');
+  await white.context().close();
 });
 
 test('ghost mode turns itself off when your turn begins', async () => {
@@ -72,6 +73,7 @@ test('ghost mode turns itself off when your turn begins', async () => {
   assert.equal(await black.getAttribute('#ghost-mode', 'aria-pressed'), 'false');
   assert.equal(await black.locator('#board.ghost-mode').count(), 0);
   assertNoErrors(assert, black, 'black page');
+  await black.context().close();
 });
 
 test('resign asks in red with the focus on Cancel: Enter twice does not resign', async () => {
@@ -91,6 +93,7 @@ test('resign asks in red with the focus on Cancel: Enter twice does not resign',
   assert.match(await black.textContent('#confirm-text'), /If your opponent passes next, the game ends/);
   await black.click('#confirm-cancel');
   assertNoErrors(assert, black, 'black page');
+  await black.context().close();
 });
 
 test('the end: who won, "You won"/"You lost", the unseen stones marked, the replay steps from anywhere', async () => {
@@ -138,7 +141,10 @@ test('the end: who won, "You won"/"You lost", the unseen stones marked, the repl
   await waitForGame(spectator);
   assert.match(await spectator.textContent('#turn-banner'), /^White wins by/);
   assert.equal(await spectator.locator('#board .unseen-mark').count(), 0);
-  for (const page of [black, white, spectator]) assertNoErrors(assert, page, 'a page');
+  for (const page of [black, white, spectator]) {
+    assertNoErrors(assert, page, 'a page');
+    await page.context().close();
+  }
 });
 
 test('Olympiad: the log revealed at the end adds no atari; Common keeps its announced one', async () => {
@@ -153,6 +159,7 @@ test('Olympiad: the log revealed at the end adds no atari; Common keeps its anno
     const line = await black.textContent('#log li[data-seq="3"]');
     if (rules === 'olympiad') assert.doesNotMatch(line, /atari/, 'olympiad never announced it');
     else assert.match(line, /puts White into atari/);
+    await black.context().close();
     const view = await api(url, 'GET', `/api/v1/games/${game.id}`);
     assert.equal(view.json.events[2].atari ?? false, rules === 'common', `${rules}: the API log`);
   }
@@ -172,7 +179,7 @@ test('sounds for a stone placed and an illegal try, under the mute switch', asyn
     };
   });
   const black = await openPage(env.browser, { context });
-  await black.goto(`${env.server.url}/g/${game.id}#seat=${game.black}`);
+  await black.goto(`${env.server.url}/g/${game.id}#seat=${game.black}`, { waitUntil: 'domcontentloaded' });
   await waitForGame(black);
   await clickVertex(black, 'E5');
   await waitForSeq(black, 1);
@@ -214,4 +221,6 @@ test('a missing game has a heading and a way to a new game; a finished game\'s i
   assert.equal(await late.isVisible('#result-panel'), true);
   const claim = await api(url, 'POST', `/api/v1/games/${id}/claim`, { body: { invite: created.json.invite } });
   assert.equal(claim.status, 200, 'the page did not take the seat itself');
+  await page.context().close();
+  await late.context().close();
 });
