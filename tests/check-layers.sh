@@ -19,13 +19,14 @@ objdir=${1:-${O:-build}}/obj
 # module   files (globs)
 MODULES='
 engine   src/engine/*
-util     src/util/*
+util     src/util/* src/version.h
 bot      src/bot/*
 wire     src/wire/*
 store    src/store/*
 support  src/server/config.* src/server/metrics.* src/server/ratelimit.* src/server/secrets.*
 games    src/server/game.* src/server/game_* src/server/games.* src/server/games_* src/server/computer.* src/server/deadlines.* src/server/lobby.*
 http     src/server/http* src/server/reply* src/server/api_* src/server/hub.* src/server/static.* src/server/server.h
+seat     src/cli/gtp_engine.* src/cli/gtp_report.* src/cli/game_seed.*
 main     src/main.c src/commands.h src/cli/* src/server/serve_cmd.c
 '
 # module   modules its files may see ("*": any)
@@ -38,12 +39,14 @@ store    store util
 support  support util
 games    games support store wire bot engine util
 http     http games support store wire engine util
+seat     *
 main     *
 '
 # module   project header it must not see, even through another header
 FORBIDDEN='
 bot      src/engine/referee.h
 wire     src/engine/referee.h
+seat     src/engine/referee.h
 '
 # module   system headers it must not include (extended regex on the name)
 LIBRARIES='
