@@ -3,13 +3,13 @@
 # those that are missing, so `make run` and `make test` work on a fresh
 # Debian 12 machine as root and cost nothing when everything is present.
 #
-#   scripts/install-deps.sh build   compiler and the three libraries
+#   scripts/install-deps.sh build   compiler and the libraries
 #   scripts/install-deps.sh test    build + what every test suite needs
 #   scripts/install-deps.sh bench   build + load generator, reference server, Node.js
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-build_pkgs=(gcc make pkg-config libcivetweb-dev libcjson-dev libsqlite3-dev libqrencode-dev libssl-dev sqlite3 ca-certificates)
+build_pkgs=(gcc make pkg-config libcivetweb-dev libcjson-dev libsqlite3-dev libqrencode-dev libunistring-dev libssl-dev sqlite3 ca-certificates)
 test_pkgs=(clang libclang-rt-14-dev chromium fonts-noto-cjk curl procps)
 bench_pkgs=(wrk nginx-light valgrind)
 
