@@ -8,11 +8,13 @@ import { initPage, copyFrom, errorMessage, markReady } from './page.js';
 import { t, onLanguageChange } from './i18n.js';
 import { api } from './api.js';
 import { saveSeat, saveInviteLink, saveGameSummary } from './storage.js';
+import { addNameField } from './home-name.js';
 
 const FIRST_SIZES = [9, 13, 19];
 const $ = (id) => document.getElementById(id);
 const form = $('new-game');
 let komiEdited = false;
+let nameField = null;
 
 function option(value, label) {
   const element = document.createElement('option');
@@ -194,6 +196,7 @@ async function submit(event) {
     showError(error, field);
     return;
   }
+  if (!nameField.apply(body)) return;
   const button = $('create-button');
   button.disabled = true;
   try {
@@ -231,6 +234,7 @@ function wire() {
 
 async function main() {
   await initPage();
+  nameField = addNameField(form);
   fillSizes();
   fillHandicaps();
   fillDays();

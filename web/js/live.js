@@ -8,7 +8,8 @@
 // What differs between feeds is given: the socket path, the hello message
 // (built at each connection, so it can carry the newest sequence number),
 // the type of the socket's data messages and the poll request, whose answer
-// has the same shape. Status: 'connecting' | 'live' | 'reconnecting' |
+// has the same shape. Other message types (a game's chat and spectator
+// count) go to onOther. Status: 'connecting' | 'live' | 'reconnecting' |
 // 'polling'.
 
 const FAILURES_BEFORE_POLLING = 2;
@@ -21,8 +22,8 @@ const OVERLOADED = 1013;
 const refused = (error) => error.status > 0 && error.status < 500 && error.status !== 429;
 
 export class LiveFeed {
-  constructor({ path, hello, dataType, poll, pollMs, onData, onStatus, onError = () => {} }) {
-    Object.assign(this, { path, hello, dataType, poll, pollMs, onData, onStatus, onError });
+  constructor({ path, hello, dataType, poll, pollMs, onData, onStatus, onError = () => {}, onOther = () => {} }) {
+    Object.assign(this, { path, hello, dataType, poll, pollMs, onData, onStatus, onError, onOther });
     this.socket = null;
     this.failures = 0;
     this.stopped = true;
@@ -90,6 +91,8 @@ export class LiveFeed {
       this.onData(message);
     } else if (message.type === 'error' && message.error) {
       this.onError({ status: 0, code: message.error.code, message: message.error.message });
+    } else {
+      this.onOther(message);
     }
   }
 
