@@ -42,6 +42,10 @@ static bool sees_captured_points(const referee *r, const ref_event *ev, viewer v
     return (int)v == color_other(ev->color);   /* the owner of the captured stones */
 }
 
+const game_settings *view_settings(const referee *r) { return referee_settings(r); }
+
+int view_event_count(const referee *r) { return referee_event_count(r); }
+
 bool view_observe(const referee *r, viewer v, int seq, observation *out) {
     memset(out, 0, sizeof *out);
     const ref_event *ev = referee_event(r, seq);

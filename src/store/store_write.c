@@ -13,10 +13,10 @@
  * batch simply tries again, which is how the store recovers once the fault
  * clears. */
 #include "store/store_internal.h"
+#include "util/now.h"
 
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 /* W_OTHER: a statement of another file of the module (store_submit_write). */
 enum write_kind { W_INSERT_GAME, W_APPEND, W_CLAIM, W_REMATCH, W_PUT_NOTES, W_OTHER };
@@ -93,12 +93,6 @@ static int bind_text_or_null(sqlite3_stmt *s, int index, const char *text) {
                  : sqlite3_bind_null(s, index);
 }
 
-static int64_t now_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 static int bind_request(sqlite3_stmt *s, const write_req *r) {
     int rc = sqlite3_bind_text(s, 1, r->game_id, -1, SQLITE_STATIC);
     switch (r->kind) {
@@ -139,7 +133,7 @@ static int bind_request(sqlite3_stmt *s, const write_req *r) {
     case W_PUT_NOTES:
         rc |= sqlite3_bind_int(s, 2, r->u.notes.color);
         rc |= sqlite3_bind_text(s, 3, r->u.notes.json, -1, SQLITE_STATIC);
-        rc |= sqlite3_bind_int64(s, 4, now_ms());
+        rc |= sqlite3_bind_int64(s, 4, now_wall_ms());
         break;
     case W_OTHER:
         rc |= r->u.other.bind(s, r->u.other.arg);

@@ -4,7 +4,7 @@
  *
  * Everything about the game comes from the visibility filter: the
  * functions here take the referee only to call view_observe (one
- * observation per event, for one viewer) and referee_settings (public), and
+ * observation per event, for one viewer) and view_settings (public), and
  * build the view by folding those observations, so a viewer's JSON cannot
  * hold more than the filter told that viewer. The few facts that are not
  * the referee's (game id, mode, who holds a seat, a rematch) come in a
@@ -18,7 +18,6 @@
 #include <cjson/cJSON.h>
 
 #include "engine/clock.h"
-#include "engine/referee.h"
 #include "engine/view.h"
 
 /* The public facts of a game table around the referee. */
@@ -36,6 +35,7 @@ typedef struct view_table {
 
 /* "black", "white", "spectator" (viewer) / NULL. */
 const char *view_json_viewer_name(int v);
+/* engine/color.h's color_name, under the name src/server still calls. */
 const char *view_json_color_name(int color);
 
 /* {"id":..,"mode":..,"settings":{..},"time_control":{..},"public":..}
