@@ -8,9 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "store/store_internal.h"
+#include "util/now.h"
 
 const char *const store_chat_write_sql[CW_COUNT] = {
     [CW_PUT_NAME] =
@@ -37,12 +37,6 @@ const char *const store_chat_read_sql[CR_COUNT] = {
         "SELECT n, author, name, text, at_ms FROM chat"
         " WHERE game_id = ?1 AND room = ?2 AND n > ?3 ORDER BY n LIMIT ?4",
 };
-
-static int64_t wall_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 static bool color_ok(int color) {
     return color == 1 || color == 2;
@@ -73,7 +67,7 @@ int store_put_name(store *st, const char *game_id, int color, const char *name) 
     if (!color_ok(color) || (name && !fits(name, STORE_NAME_BYTES)))
         return STORE_ERROR;
     bool clear = !name || !*name;
-    name_args a = { color, clear ? NULL : name, wall_ms() };
+    name_args a = { color, clear ? NULL : name, now_wall_ms() };
     return store_submit_write(st, clear ? CW_CLEAR_NAME : CW_PUT_NAME, game_id, bind_name, &a, false);
 }
 
