@@ -79,7 +79,7 @@ export class GameTalk {
   cancellable(view) {
     const player = view.viewer === 'black' || view.viewer === 'white';
     const other = view.viewer === 'black' ? 'white' : 'black';
-    return player && view.game.mode === 'online' && !view.over && !view.seats?.[other]?.taken;
+    return player && 'cancelled' in view && view.game.mode === 'online' && !view.over && !view.seats?.[other]?.taken;
   }
 
   async cancel() {

@@ -44,6 +44,7 @@ export class TablePanel {
   // holds both seats.
   constructor(root, { gameId, seat, hotseat = false }) {
     this.root = root;
+    root.hidden = true;
     this.gameId = gameId;
     this.seat = seat;
     this.hotseat = hotseat;
@@ -66,6 +67,7 @@ export class TablePanel {
 
   // Every new view of the game (names, the end, the spectator count).
   onView(view) {
+    if (!('cancelled' in view)) return;     // a server without table talk: the panel stays hidden
     const before = this.state.view;
     this.state.view = view;
     if (typeof view.spectators === 'number') this.state.spectators = view.spectators;
