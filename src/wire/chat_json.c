@@ -1,5 +1,5 @@
-/* chat_json: messages, names, the spectator count and talk requests on the
- * wire (see chat_json.h). */
+/* chat_json: messages, names and talk requests on the wire (see
+ * chat_json.h). */
 #include "wire/chat_json.h"
 
 #include <stdio.h>
@@ -86,16 +86,6 @@ char *chat_json_message_frame(const chat_entry *m, size_t *len) {
         return NULL;
     }
     cJSON_AddItemToObject(o, "message", msg);
-    return print_and_free(o, len);
-}
-
-char *chat_json_watching_frame(int spectators, size_t *len) {
-    cJSON *o = cJSON_CreateObject();
-    if (!o || !cJSON_AddStringToObject(o, "type", "watching") ||
-        !cJSON_AddNumberToObject(o, "spectators", spectators)) {
-        cJSON_Delete(o);
-        return NULL;
-    }
     return print_and_free(o, len);
 }
 

@@ -47,11 +47,9 @@ cJSON *chat_json_room(const chat_entry *list, int count, int last_n);
 /* {"black":"Alice","white":null}: each seat's name, null when it has none. */
 cJSON *chat_json_names(const char *black, const char *white);
 
-/* WebSocket frames, compact text (malloc'd, *len set; NULL when out of
- * memory): {"type":"chat","message":{...}} and
- * {"type":"watching","spectators":N}. */
+/* The WebSocket frame of a message, {"type":"chat","message":{...}}, as
+ * compact text (malloc'd, *len set; NULL when out of memory). */
 char *chat_json_message_frame(const chat_entry *m, size_t *len);
-char *chat_json_watching_frame(int spectators, size_t *len);
 
 typedef enum {
     CHAT_JSON_OK = 0,

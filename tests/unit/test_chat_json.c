@@ -46,9 +46,6 @@ TEST(chat_json_names_and_frames) {
                         "\"from\":\"spectator\",\"name\":\"kib\",\"text\":\"hi\",\"at_ms\":9}}");
     CHECK_EQ_INT(len, frame ? strlen(frame) : 0);
     free(frame);
-    frame = chat_json_watching_frame(3, &len);
-    CHECK_EQ_STR(frame, "{\"type\":\"watching\",\"spectators\":3}");
-    free(frame);
     CHECK_EQ_STR(chat_room_name(CHAT_ROOM_PLAYERS), "players");
     CHECK_EQ_INT(chat_room_of("spectators"), CHAT_ROOM_SPECTATORS);
     CHECK_EQ_INT(chat_room_of("everyone"), 0);

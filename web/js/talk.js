@@ -84,13 +84,9 @@ export class TablePanel {
   }
 
   // A WebSocket message that is not a game update: a chat message of a
-  // room this viewer reads, or the number of spectators.
+  // room this viewer reads.
   onFrame(message) {
     if (message.type === 'chat' && message.message) this.addMessages([message.message], true);
-    else if (message.type === 'watching' && typeof message.spectators === 'number') {
-      this.state.spectators = message.spectators;
-      this.renderWatching();
-    }
   }
 
   // Fetches what the readable rooms hold past what the panel has (after a
