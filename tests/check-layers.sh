@@ -19,5 +19,10 @@ for f in src/bot/*.[ch]; do
     check "$f" '#include *"(server|store)/|sqlite3|civetweb' "the bot sees only views, never storage or HTTP"
     check "$f" '#include *"engine/referee\.h"' "the bot never includes the referee (the truth)"
 done
+# The GTP engine plays one seat: like the bot, it never sees the truth.
+for f in src/cli/gtp_engine.[ch] src/cli/gtp_cmd.c; do
+    [ -e "$f" ] || continue
+    check "$f" '#include *"engine/referee\.h"' "the GTP engine knows only its seat's observations"
+done
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

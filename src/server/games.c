@@ -392,6 +392,7 @@ games_status games_get(games *gm, const char *id, game **out) {
 /* ---- creation ------------------------------------------------------------ */
 
 static bool new_seat(store_game *row, int color, char token[SECRET_TEXT_LEN + 1]) {
+    if (color != BLACK && color != WHITE) return false;
     return secrets_new_token(token) && secrets_hash(token, strlen(token), row->seat_hash[color - 1]);
 }
 

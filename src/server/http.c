@@ -26,6 +26,7 @@
 #include "server/hub.h"
 #include "server/static.h"
 #include "util/strbuf.h"
+#include "version.h"
 
 enum { HTTP_DRAIN_MAX = 1024 * 1024 };
 
@@ -299,7 +300,7 @@ static void handle_health(http_request *rq) {
     }
     char body[256];
     int n = snprintf(body, sizeof body, "{\"status\":\"ok\",\"version\":\"%s\",\"commit\":\"%s\"}",
-                     PG_VERSION, PG_COMMIT);
+                     pg_version, pg_commit);
     http_send_json(rq, 200, body, (size_t)n);
 }
 
