@@ -2,6 +2,7 @@
  * the players (see bot.h). */
 #include "bot/bot.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,6 +60,7 @@ bool bot_level(const char *level, bot_config *out) {
 
 point bot_choose(const bot_config *cfg, const bot_memory *m, uint64_t seed,
                  bot_stats *stats_out) {
+    assert(m->view.to_move == m->me);
     double start = now_monotonic_s();
     rng r;
     rng_seed(&r, seed);

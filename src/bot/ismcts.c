@@ -58,11 +58,9 @@ typedef struct tree_work {
 } tree_work;
 
 static double prior_of(const board *b, point p) {
-    if (p == PASS_POINT || board_is_torus(b))
+    if (p == PASS_POINT)
         return 0.5;
-    int n = board_size(b), x = board_x(b, p), y = board_y(b, p);
-    bool edge = x == 0 || y == 0 || x == n - 1 || y == n - 1;
-    return edge ? 0.35 : 0.5;
+    return board_edge_distance(b, p) == 0 ? 0.35 : 0.5;   /* a torus has no edge */
 }
 
 /* Gives node `at` the children moves[0..n-1]; false if the pool is full. */

@@ -8,6 +8,7 @@
  * so equal knowledge gives byte-identical results. */
 #include "engine/view.h"
 
+#include <assert.h>
 #include <string.h>
 
 #include "engine/handicap.h"
@@ -141,6 +142,7 @@ static void view_apply_move(view *vw, const observation *ob) {
 }
 
 void view_apply(view *vw, const observation *ob) {
+    assert(ob->seq == vw->seq + 1);
     vw->seq = ob->seq;
     switch ((event_kind)ob->kind) {
     case EV_ILLEGAL: view_apply_illegal(vw, ob); break;

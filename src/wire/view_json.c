@@ -160,51 +160,20 @@ static bool add_pair(cJSON *o, const char *name, int black, int white) {
            cJSON_AddNumberToObject(pair, "white", white);
 }
 
-/* Tromp-Taylor territory of a finished game's board (the view holds the
- * whole truth then): each empty region reaching only one colour is that
- * colour's. owner[p] gets BLACK, WHITE or EMPTY for every empty point. */
-static void territory(const view *vw, uint8_t owner[BOARD_MAX_POINTS]) {
-    int size = vw->settings.size, npoints = size * size;
-    bool torus = vw->settings.torus;
-    static const int dx[4] = { 1, -1, 0, 0 }, dy[4] = { 0, 0, 1, -1 };
-    int16_t region[BOARD_MAX_POINTS];
-    uint8_t seen[BOARD_MAX_POINTS];
-    memset(seen, 0, sizeof seen);
-    memset(owner, EMPTY, BOARD_MAX_POINTS);
-    for (point start = 0; start < npoints; start++) {
-        if (vw->stone[start] != EMPTY || seen[start]) continue;
-        int n = 0, reach = 0;
-        region[n++] = start;
-        seen[start] = 1;
-        for (int i = 0; i < n; i++) {
-            int x = region[i] % size, y = region[i] / size;
-            for (int d = 0; d < 4; d++) {
-                int nx = x + dx[d], ny = y + dy[d];
-                if (torus) { nx = (nx + size) % size; ny = (ny + size) % size; }
-                else if (nx < 0 || ny < 0 || nx >= size || ny >= size) continue;
-                point q = (point)(ny * size + nx);
-                if (vw->stone[q] != EMPTY) reach |= 1 << vw->stone[q];
-                else if (!seen[q]) { seen[q] = 1; region[n++] = q; }
-            }
-        }
-        int who = reach == (1 << BLACK) ? BLACK : reach == (1 << WHITE) ? WHITE : EMPTY;
-        for (int i = 0; i < n; i++) owner[region[i]] = (uint8_t)who;
-    }
-}
-
 static bool add_score(cJSON *res, const view *vw) {
     const game_result *r = &vw->result;
     cJSON *score = cJSON_AddObjectToObject(res, "score");
     if (!score || !cJSON_AddNumberToObject(score, "black", r->score_black_x2 / 2.0) ||
         !cJSON_AddNumberToObject(score, "white", r->score_white_x2 / 2.0))
         return false;
+    /* Finished: the view's stones are the real board; the engine scores it. */
     uint8_t owner[BOARD_MAX_POINTS];
-    territory(vw, owner);
+    board_territory(board_geometry_for(vw->settings.size, vw->settings.torus), vw->stone, owner);
     point black[BOARD_MAX_POINTS], white[BOARD_MAX_POINTS];
     int nb = 0, nw = 0, npoints = vw->settings.size * vw->settings.size;
     for (point p = 0; p < npoints; p++) {
-        if (vw->stone[p] == EMPTY && owner[p] == BLACK) black[nb++] = p;
-        if (vw->stone[p] == EMPTY && owner[p] == WHITE) white[nw++] = p;
+        if (owner[p] == BLACK) black[nb++] = p;
+        if (owner[p] == WHITE) white[nw++] = p;
     }
     point tmp[BOARD_MAX_POINTS];
     cJSON *bd = cJSON_AddObjectToObject(res, "breakdown");
