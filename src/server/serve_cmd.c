@@ -20,10 +20,12 @@
 #include <unistd.h>
 
 #include "server/config.h"
+#include "server/deadlines.h"
 #include "server/games.h"
 #include "server/games_computer.h"
 #include "server/http.h"
 #include "server/hub.h"
+#include "server/lobby.h"
 #include "server/server.h"
 
 /* mkdir -p of the directory that will hold path. */
@@ -85,8 +87,15 @@ static bool open_parts(server_ctx *srv, char *err, size_t errlen) {
     if (games_open(&srv->gm, srv->st, err, errlen) != GAMES_OK) return false;
     games_set_options(srv->gm, c->abandon_after, c->test_clock);
     if (c->test_clock) fprintf(stderr, "phantomgo: warning: --test-clock: anyone here can move the clock\n");
-    games_resume(srv->gm);
-    if (!games_enable_computer(srv->gm)) {
+    if (!(srv->dl = deadlines_start(srv->gm))) {
+        snprintf(err, errlen, "cannot start the clock thread");
+        return false;
+    }
+    if (!(srv->lb = lobby_open(srv->gm))) {
+        snprintf(err, errlen, "out of memory");
+        return false;
+    }
+    if (!(srv->cq = games_enable_computer(srv->gm))) {
         snprintf(err, errlen, "cannot start the computer player's threads");
         return false;
     }
@@ -102,7 +111,10 @@ static bool open_parts(server_ctx *srv, char *err, size_t errlen) {
 
 static void close_parts(server_ctx *srv) {
     http_stop(srv);                 /* no request or socket after this */
-    games_close(srv->gm);           /* the computer's workers stop here */
+    computer_stop(srv->cq);         /* waits for moves being thought */
+    deadlines_stop(srv->dl);
+    lobby_close(srv->lb);
+    games_close(srv->gm);
     store_close(srv->st);           /* pending commits are flushed */
     hub_free(srv->hb);
     ratelimit_free(srv->api_limit);

@@ -18,13 +18,14 @@
 enum write_stmt {
     WS_BEGIN, WS_COMMIT, WS_ROLLBACK,
     WS_INSERT_GAME, WS_APPEND, WS_CLAIM, WS_REMATCH, WS_PUT_NOTES, WS_GAME_EXISTS,
+    WS_SAVEPOINT, WS_RELEASE, WS_ROLLBACK_TO,
     WS_COUNT
 };
 
 /* Each reader connection's prepared statements, indexed by enum read_stmt. */
 enum read_stmt {
     RS_BEGIN, RS_COMMIT, RS_GAME, RS_ACTIONS, RS_NOTES, RS_LIST_ALL, RS_LIST_RESUME,
-    RS_LIST_CLOCKS, RS_LIST_PUBLIC,
+    RS_LIST_CLOCKS, RS_LIST_PUBLIC, RS_PING,
     RS_COUNT
 };
 

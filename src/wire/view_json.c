@@ -242,10 +242,10 @@ static bool add_view_fields(cJSON *o, const view *vw, const view_table *t, point
            cJSON_AddNumberToObject(o, "attempts", vw->attempts_this_turn);
 }
 
-char *view_json_render(const referee *r, viewer v, const view_table *t, size_t *len_out) {
+cJSON *view_json_object(const referee *r, viewer v, const view_table *t) {
     view *vw = malloc(sizeof *vw);
     cJSON *o = cJSON_CreateObject(), *events = cJSON_CreateArray();
-    char *text = NULL;
+    bool ok = false;
     point last_own;
     if (!vw || !o || !events) goto done;
     view_init(vw, view_settings(r), v);
@@ -256,13 +256,20 @@ char *view_json_render(const referee *r, viewer v, const view_table *t, size_t *
     if (!add_view_fields(o, vw, t, last_own)) goto done;
     cJSON_AddItemToObject(o, "events", events);
     events = NULL;
-    if (!cJSON_AddBoolToObject(o, "over", vw->over) || !add_result(o, vw) || !add_rematch(o, t)) goto done;
-    text = cJSON_PrintUnformatted(o);
-    if (text && len_out) *len_out = strlen(text);
+    ok = cJSON_AddBoolToObject(o, "over", vw->over) && add_result(o, vw) && add_rematch(o, t);
 done:
     cJSON_Delete(events);
-    cJSON_Delete(o);
     free(vw);
+    if (ok) return o;
+    cJSON_Delete(o);
+    return NULL;
+}
+
+char *view_json_render(const referee *r, viewer v, const view_table *t, size_t *len_out) {
+    cJSON *o = view_json_object(r, v, t);
+    char *text = o ? cJSON_PrintUnformatted(o) : NULL;
+    if (text && len_out) *len_out = strlen(text);
+    cJSON_Delete(o);
     return text;
 }
 

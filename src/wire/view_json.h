@@ -45,7 +45,10 @@ cJSON *view_json_game(const view_table *t, const game_settings *s);
 /* One event object as the observation allows (docs/API.md, Events). */
 cJSON *view_json_event(const observation *ob, int size);
 
-/* The whole view of viewer v as compact JSON text; malloc'd, *len_out set.
+/* The whole view of viewer v as an object (the caller owns it); NULL only
+ * when out of memory. */
+cJSON *view_json_object(const referee *r, viewer v, const view_table *t);
+/* The same as compact JSON text; malloc'd, *len_out set.
  * NULL only when out of memory. */
 char *view_json_render(const referee *r, viewer v, const view_table *t, size_t *len_out);
 
