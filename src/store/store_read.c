@@ -184,11 +184,11 @@ int store_load_game(store *st, const char *game_id, store_game *out_row,
 int store_ping(store *st) {
     if (!st)
         return STORE_ERROR;
-    store_reader *r = reader_acquire(st);
+    store_reader *r = store_reader_acquire(st);
     sqlite3_stmt *s = r->stmt[RS_PING];
     int rc = sqlite3_step(s);
     stmt_done(s);
-    reader_release(st, r);
+    store_reader_release(st, r);
     return rc == SQLITE_ROW ? STORE_OK : store_code_of(rc);
 }
 
