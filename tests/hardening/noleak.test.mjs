@@ -82,8 +82,9 @@ function capturedIn(value, out = new Set()) {
 }
 
 // Public facts that depend on when the test's requests land, not on the
-// board: the clock's times and whether a seat's socket is connected yet.
-const TIMING = /"(now_ms|turn_started_ms|claim_at_ms|main_ms|period_ms|at_ms)":\d+|"connected":(?:true|false)/g;
+// board: the clock's times, a chat message's time, whether a seat's socket
+// is connected yet and how many spectators' sockets are.
+const TIMING = /"(now_ms|turn_started_ms|claim_at_ms|main_ms|period_ms|at_ms|spectators)":\d+|"connected":(?:true|false)/g;
 
 class Twin {
   constructor(game, mask) { Object.assign(this, game); this.mask = mask; }
