@@ -96,20 +96,38 @@ trap 'exit 130' INT TERM
 
 # ---- the chroot ------------------------------------------------------------
 
-in_chroot() {   # in_chroot COMMAND: a clean root login shell's environment
-    env -i HOME=/root LANG=C.UTF-8 TERM=dumb PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-        chroot "$root" /bin/bash -c "$1"
+chroot_env=(HOME=/root LANG=C.UTF-8 TERM=dumb PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin)
+in_chroot() {   # in_chroot COMMAND: as root, in a clean environment
+    env -i "${chroot_env[@]}" chroot "$root" /bin/bash -c "$1"
+}
+
+# This site's own CA certificates (e.g. a TLS-intercepting proxy's), which
+# the host trusts and a fresh system cannot know: npm's registry is HTTPS.
+# Copied where update-ca-certificates (package ca-certificates) finds them,
+# and handed to Node as NODE_EXTRA_CA_CERTS. Nothing else of the host's.
+carry_site_certificates() {
+    local cas=(/usr/local/share/ca-certificates/*.crt)
+    [ -e "${cas[0]}" ] || return 0
+    mkdir -p "$root/usr/local/share/ca-certificates" "$root/etc/ssl"
+    cp "${cas[@]}" "$root/usr/local/share/ca-certificates/"
+    cat "${cas[@]}" >"$root/etc/ssl/site-ca.pem"
+    chroot_env+=(NODE_EXTRA_CA_CERTS=/etc/ssl/site-ca.pem)
+    say "carried this site's CA certificates into the chroot: ${cas[*]##*/}"
 }
 
 started=$SECONDS
 say "making a minimal $suite chroot in $root (git and make only) from $mirror"
-mmdebstrap --variant=minbase --include=git,make "$suite" "$root" \
+# force-unsafe-io (dpkg without fsync, kept in the chroot's dpkg.cfg.d for
+# make test's installs too), as Debian's official container images do: the
+# chroot is thrown away anyway, and on a busy disk fsync triples the time.
+mmdebstrap --variant=minbase --include=git,make --dpkgopt=force-unsafe-io "$suite" "$root" \
     "deb $mirror $suite main" "deb $mirror $suite-updates main" \
     "deb $security $suite-security main" >"$logs/$suite-mmdebstrap.log" 2>&1 ||
     { tail -n 20 "$logs/$suite-mmdebstrap.log" >&2; die "mmdebstrap failed (log $logs/$suite-mmdebstrap.log)"; }
 say "chroot made in $((SECONDS - started)) s: $(in_chroot '. /etc/os-release; echo "$PRETTY_NAME"'), $(in_chroot 'dpkg-query -W | wc -l') packages"
 
 cp /etc/resolv.conf "$root/etc/resolv.conf"
+carry_site_certificates
 mount -t proc proc "$root/proc"
 mount --rbind /sys "$root/sys" && mount --make-rslave "$root/sys"
 mount --rbind /dev "$root/dev" && mount --make-rslave "$root/dev"
@@ -139,8 +157,7 @@ say "make test: ${summary:-no summary line} (exit $test_rc, $test_secs s)"
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 t0=$SECONDS
 say "make run PORT=$port (log $logs/$suite-run.log)"
-setsid env -i HOME=/root LANG=C.UTF-8 TERM=dumb PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-    chroot "$root" /bin/bash -c "cd /root/phantomgo && exec make run PORT=$port" \
+setsid env -i "${chroot_env[@]}" chroot "$root" /bin/bash -c "cd /root/phantomgo && exec make run PORT=$port" \
     >"$logs/$suite-run.log" 2>&1 </dev/null &
 server_pid=$!
 health=''

@@ -297,7 +297,8 @@ static bool cmd_time_settings(gtp_engine *e, const args *a, reply *r) {
     if (!parse_int(a->v[0], 0, 100000000, &m) || !parse_int(a->v[1], 0, 100000000, &b) ||
         !parse_int(a->v[2], 0, 100000000, &s))
         return fail(r, "syntax error: expected three whole numbers of seconds and stones");
-    e->timed = !(b > 0 && s == 0);   /* GTP: byo-yomi time without stones means no limit */
+    /* GTP: byo-yomi time without stones means no limit; so does no time at all */
+    e->timed = !(s == 0 && (b > 0 || m == 0));
     e->main_s = (int)m;
     e->byo_s = (int)b;
     e->byo_stones = (int)s;
@@ -634,39 +635,43 @@ static size_t respond(char *out, bool ok, const char *id, const reply *r) {
     return n < 0 ? 0 : (size_t)n;
 }
 
+/* Runs the command in words[0..n-1] (n > 0); the reply says what to answer. */
+static bool run_words(gtp_engine *e, char **words, int n, const char **id, bool *quit) {
+    reply *r = &e->reply;
+    int first = 0;
+    if (all_digits(words[0])) {
+        if (strlen(words[0]) > ID_MAX) return fail(r, "syntax error: id too long");
+        *id = words[0];
+        first = 1;
+    }
+    if (first == n) return fail(r, "syntax error: no command after the id");
+    handler run = find_command(words[first]);
+    if (!run) return fail(r, "unknown command");
+    args a = { n - first - 1, words + first + 1 };
+    if (!run(e, &a, r)) return false;
+    *quit = run == cmd_quit;
+    return true;
+}
+
 size_t gtp_engine_execute(gtp_engine *e, const char *line, size_t len, char *out, bool *quit) {
     reply *r = &e->reply;
+    r->len = 0;
+    r->text[0] = '\0';
     out[0] = '\0';
     char *clean = preprocess(line, len);
     char **words = clean ? malloc((strlen(clean) / 2 + 2) * sizeof *words) : NULL;
-    if (!words) {
-        free(clean);
-        r->len = 0;
-        fail(r, "out of memory");
-        return respond(out, false, "", r);
-    }
-    int n = split_words(clean, words), first = 0;
-    const char *id = "";
     size_t size = 0;
-    r->len = 0;
-    r->text[0] = '\0';
-    if (n > 0 && all_digits(words[0])) {
-        if (strlen(words[0]) > ID_MAX) { fail(r, "syntax error: id too long"); goto error; }
-        id = words[0];
-        first = 1;
+    if (!words) {
+        fail(r, "out of memory");
+        size = respond(out, false, "", r);
+    } else {
+        int n = split_words(clean, words);
+        const char *id = "";
+        if (n > 0) {
+            bool ok = run_words(e, words, n, &id, quit);
+            size = respond(out, ok, id, r);
+        }
     }
-    if (n == 0) goto done;
-    if (first == n) { fail(r, "syntax error: no command after the id"); goto error; }
-    handler run = find_command(words[first]);
-    if (!run) { fail(r, "unknown command"); goto error; }
-    args a = { n - first - 1, words + first + 1 };
-    bool ok = run(e, &a, r);
-    size = respond(out, ok, id, r);
-    if (ok && run == cmd_quit) *quit = true;
-    goto done;
-error:
-    size = respond(out, false, id, r);
-done:
     free(words);
     free(clean);
     return size;

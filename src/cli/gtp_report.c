@@ -51,7 +51,7 @@ static bool put_vertex(char *out, size_t len, size_t *at, point p, int size) {
 static bool write_move(const observation *ob, int size, char *out, size_t len, size_t *at) {
     if (ob->point >= 0 && !put_vertex(out, len, at, ob->point, size)) return false;
     if (ob->captured_count > 0) {
-        char count[16];
+        char count[32];
         snprintf(count, sizeof count, " captures %d", ob->captured_count);
         if (!put(out, len, at, count)) return false;
         for (int i = 0; i < ob->captured_known; i++)

@@ -76,12 +76,6 @@ static void send_owned_cjson(http_request *rq, int status, cJSON *o) {
     cJSON_Delete(o);
 }
 
-static void send_owned_json(http_request *rq, int status, char *text, size_t len) {
-    if (text) http_send_json(rq, status, text, len);
-    else http_send_error(rq, 500, "internal", "The server ran out of memory.");
-    free(text);
-}
-
 /* ---- request helpers ----------------------------------------------------- */
 
 /* The body as a JSON object, or NULL after answering 400 bad_json. */
@@ -408,9 +402,13 @@ static void read_events(http_request *rq, game *g) {
 
 /* {"color":..,"token":..}: a seat just taken. */
 static void send_seat(http_request *rq, int color, const char *token) {
-    char body[160];
-    int n = snprintf(body, sizeof body, "{\"color\":\"%s\",\"token\":\"%s\"}", view_json_color_name(color), token);
-    http_send_json(rq, 200, body, (size_t)n);
+    cJSON *o = cJSON_CreateObject();
+    if (!cJSON_AddStringToObject(o, "color", view_json_color_name(color)) ||
+        !cJSON_AddStringToObject(o, "token", token)) {
+        cJSON_Delete(o);
+        o = NULL;
+    }
+    send_owned_cjson(rq, 200, o);
 }
 
 static void claim_seat(http_request *rq, game *g) {
@@ -510,6 +508,16 @@ static char *ghosts_from(http_request *rq, const cJSON *o, int size) {
     return text;
 }
 
+/* {"ghosts":[..]} from the stored array text (NULL: none saved yet). */
+static cJSON *ghosts_answer(const char *ghosts) {
+    cJSON *o = cJSON_CreateObject();
+    cJSON *list = ghosts ? cJSON_Parse(ghosts) : cJSON_CreateArray();
+    if (cJSON_IsArray(list) && cJSON_AddItemToObject(o, "ghosts", list)) return o;
+    cJSON_Delete(list);
+    cJSON_Delete(o);
+    return NULL;
+}
+
 static void notes(http_request *rq, game *g) {
     bool put = !strcmp(rq->method, "PUT");
     int color = seat_of(rq, g);
@@ -530,13 +538,8 @@ static void notes(http_request *rq, game *g) {
         send_status(rq, st);
         return;
     }
-    strbuf sb;
-    strbuf_init(&sb);
-    strbuf_printf(&sb, "{\"ghosts\":%s}", ghosts ? ghosts : "[]");
+    send_owned_cjson(rq, 200, ghosts_answer(ghosts));
     free(ghosts);
-    size_t len;
-    char *text = strbuf_take(&sb, &len);
-    send_owned_json(rq, 200, text, len);
 }
 
 static void rematch(http_request *rq, game *g) {
@@ -798,9 +801,12 @@ static void test_clock(http_request *rq) {
         return;
     }
     deadlines_wake(rq->srv->dl);
-    char body[64];
-    int n = snprintf(body, sizeof body, "{\"now_ms\":%lld}", (long long)games_now_ms(rq->srv->gm));
-    http_send_json(rq, 200, body, (size_t)n);
+    cJSON *now = cJSON_CreateObject();
+    if (!cJSON_AddNumberToObject(now, "now_ms", (double)games_now_ms(rq->srv->gm))) {
+        cJSON_Delete(now);
+        now = NULL;
+    }
+    send_owned_cjson(rq, 200, now);
 }
 
 void api_handle(http_request *rq) {

@@ -278,7 +278,8 @@ int games_load_listed(games *gm, const char *which, game_listener *l) {
 
 static bool new_seat(store_game *row, int color, char token[SECRET_TEXT_LEN + 1]) {
     if (color != BLACK && color != WHITE) return false;
-    return secrets_new_token(token) && secrets_hash(token, strlen(token), row->seat_hash[color - 1]);
+    uint8_t *hash = color == BLACK ? row->seat_hash[0] : row->seat_hash[1];
+    return secrets_new_token(token) && secrets_hash(token, strlen(token), hash);
 }
 
 static char *json_text(cJSON *o) {

@@ -184,26 +184,39 @@ static int on_log_message(const struct mg_connection *conn, const char *message)
     return 1;
 }
 
-bool http_start(server_ctx *srv, char *err, size_t errlen) {
+/* Can this civetweb serve cfg (WebSockets always, IPv6 when asked)? */
+static bool features_ok(const server_config *c, char *err, size_t errlen) {
     if (!mg_check_feature(MG_FEATURES_WEBSOCKET)) {
         snprintf(err, errlen, "this civetweb library was built without WebSocket support");
         return false;
     }
-    const server_config *c = &srv->cfg;
     if (strchr(c->listen, ':') && !mg_check_feature(MG_FEATURES_IPV6)) {
         snprintf(err, errlen, "this civetweb library was built without IPv6: listen on an IPv4 "
                               "address (0.0.0.0 for every interface)");
         return false;
     }
-    char ports[128], threads[16], queue[16];
-    if (strchr(c->listen, ':')) snprintf(ports, sizeof ports, "[%s]:%d", c->listen, c->port);
-    else snprintf(ports, sizeof ports, "%s:%d", c->listen, c->port);
-    snprintf(threads, sizeof threads, "%d", c->threads + c->max_websockets);
-    snprintf(queue, sizeof queue, "%d", c->threads * 8 < 64 ? 64 : c->threads * 8);
+    return true;
+}
+
+/* civetweb's options text for cfg, into the caller's buffers. */
+typedef struct civetweb_numbers { char ports[128], threads[16], queue[16]; } civetweb_numbers;
+
+static void civetweb_numbers_of(const server_config *c, civetweb_numbers *n) {
+    if (strchr(c->listen, ':')) snprintf(n->ports, sizeof n->ports, "[%s]:%d", c->listen, c->port);
+    else snprintf(n->ports, sizeof n->ports, "%s:%d", c->listen, c->port);
+    snprintf(n->threads, sizeof n->threads, "%d", c->threads + c->max_websockets);
+    snprintf(n->queue, sizeof n->queue, "%d", c->threads * 8 < 64 ? 64 : c->threads * 8);
+}
+
+bool http_start(server_ctx *srv, char *err, size_t errlen) {
+    const server_config *c = &srv->cfg;
+    if (!features_ok(c, err, errlen)) return false;
+    civetweb_numbers n;
+    civetweb_numbers_of(c, &n);
     const char *options[] = {
-        "listening_ports", ports,
-        "num_threads", threads,
-        "connection_queue", queue,
+        "listening_ports", n.ports,
+        "num_threads", n.threads,
+        "connection_queue", n.queue,
         "listen_backlog", "1024",
         "enable_keep_alive", "yes",
         "keep_alive_timeout_ms", "500",
@@ -214,21 +227,17 @@ bool http_start(server_ctx *srv, char *err, size_t errlen) {
         "max_request_size", "16384",
         NULL
     };
-    struct mg_callbacks cb;
-    memset(&cb, 0, sizeof cb);
-    cb.begin_request = on_begin_request;
-    cb.http_error = on_http_error;
-    cb.log_message = on_log_message;
-    cb.connection_close = hub_connection_closed;
+    struct mg_callbacks cb = { .begin_request = on_begin_request, .http_error = on_http_error,
+                               .log_message = on_log_message, .connection_close = hub_connection_closed };
     srv->mg = mg_start(&cb, srv, options);
     if (!srv->mg) {
-        snprintf(err, errlen, "cannot listen on %s (address in use or not available?)", ports);
+        snprintf(err, errlen, "cannot listen on %s (address in use or not available?)", n.ports);
         return false;
     }
     hub_attach(srv->hb, srv->mg);
     struct mg_server_port bound[4];
-    int n = mg_get_server_ports(srv->mg, 4, bound);
-    srv->port = n > 0 ? bound[0].port : c->port;
+    int found = mg_get_server_ports(srv->mg, 4, bound);
+    srv->port = found > 0 ? bound[0].port : c->port;
     return true;
 }
 

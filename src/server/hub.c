@@ -405,26 +405,12 @@ static void refuse_upgrade(struct mg_connection *conn, hub *hb, int status, cons
     http_send_error(&rq, status, code, msg);
 }
 
-static int on_connect(const struct mg_connection *cconn, void *cbdata) {
-    hub *hb = cbdata;
-    struct mg_connection *conn = (struct mg_connection *)cconn;   /* civetweb passes it const */
-    char id[24];
-    game *g = NULL;
-    const struct mg_request_info *ri = mg_get_request_info(conn);
-    bool is_lobby = !strcmp(ri->local_uri, LOBBY_PATH);
-    games_status st = is_lobby ? GAMES_OK : socket_path_id(ri->local_uri, id) ? games_get(hb->srv->gm, id, &g)
-                                                                           : GAMES_NOT_FOUND;
-    if (st != GAMES_OK) {
-        if (st == GAMES_NOT_FOUND) refuse_upgrade(conn, hb, 404, "not_found", "No such game.");
-        else refuse_upgrade(conn, hb, 503, "unavailable", "The game cannot be loaded now.");
-        return 1;
-    }
+/* A socket's state for game g (NULL: the lobby), counted against the
+ * server's and its address's caps (over one, it is refused: closed as soon
+ * as it is ready). NULL when out of memory. */
+static hub_conn *conn_new(hub *hb, struct mg_connection *conn, game *g, bool is_lobby) {
     hub_conn *hc = calloc(1, sizeof *hc);
-    if (!hc) {
-        game_release(g);
-        refuse_upgrade(conn, hb, 503, "unavailable", "The server is out of memory.");
-        return 1;
-    }
+    if (!hc) return NULL;
     hc->hb = hb;
     hc->conn = conn;
     hc->g = g;
@@ -448,6 +434,29 @@ static int on_connect(const struct mg_connection *cconn, void *cbdata) {
         hc->refused = "too many connections from this address";
     }
     if (hc->refused) metrics_ws_refused();
+    return hc;
+}
+
+static int on_connect(const struct mg_connection *cconn, void *cbdata) {
+    hub *hb = cbdata;
+    struct mg_connection *conn = (struct mg_connection *)cconn;   /* civetweb passes it const */
+    char id[24];
+    game *g = NULL;
+    const struct mg_request_info *ri = mg_get_request_info(conn);
+    bool is_lobby = !strcmp(ri->local_uri, LOBBY_PATH);
+    games_status st = is_lobby ? GAMES_OK : socket_path_id(ri->local_uri, id) ? games_get(hb->srv->gm, id, &g)
+                                                                           : GAMES_NOT_FOUND;
+    if (st != GAMES_OK) {
+        if (st == GAMES_NOT_FOUND) refuse_upgrade(conn, hb, 404, "not_found", "No such game.");
+        else refuse_upgrade(conn, hb, 503, "unavailable", "The game cannot be loaded now.");
+        return 1;
+    }
+    hub_conn *hc = conn_new(hb, conn, g, is_lobby);
+    if (!hc) {
+        game_release(g);
+        refuse_upgrade(conn, hb, 503, "unavailable", "The server is out of memory.");
+        return 1;
+    }
     mg_set_user_connection_data(conn, hc);
     return 0;
 }
@@ -492,6 +501,19 @@ static void on_ready(struct mg_connection *conn, void *cbdata) {
     hub_list_add(hb, hc);
 }
 
+/* The hello's viewer: a seat for its token, a spectator without one;
+ * false (with the error) for a token that is not a seat here. */
+static bool hello_viewer(hub_conn *hc, const cJSON *token, viewer *who, const char **code, const char **msg) {
+    int seat = cJSON_IsString(token) && !hc->lobby ? game_seat_of(hc->g, token->valuestring) : 0;
+    if (cJSON_IsString(token) && !hc->lobby && !seat) {
+        *code = "bad_token";
+        *msg = "This token is not a seat of this game.";
+        return false;
+    }
+    *who = seat ? (viewer)seat : VIEWER_SPECTATOR;
+    return true;
+}
+
 /* {"type":"hello","token":"..."|null,"since":N}: false with an error code. */
 static bool parse_hello(hub_conn *hc, const char *data, size_t len, const char **code, const char **msg) {
     *code = "bad_request";
@@ -501,21 +523,14 @@ static bool parse_hello(hub_conn *hc, const char *data, size_t len, const char *
     const cJSON *token = cJSON_GetObjectItemCaseSensitive(o, "token");
     const cJSON *since = cJSON_GetObjectItemCaseSensitive(o, "since");
     int since_seq = 0;
+    viewer who = VIEWER_SPECTATOR;
     bool ok = cJSON_IsObject(o) && cJSON_IsString(type) && !strcmp(type->valuestring, "hello") &&
               (!token || cJSON_IsNull(token) || cJSON_IsString(token)) &&
-              (!since || json_whole_int(since, 0, 1000000000, &since_seq));
-    int seat = 0;
-    if (ok && cJSON_IsString(token) && !hc->lobby) {
-        seat = game_seat_of(hc->g, token->valuestring);
-        if (!seat) {
-            ok = false;
-            *code = "bad_token";
-            *msg = "This token is not a seat of this game.";
-        }
-    }
+              (!since || json_whole_int(since, 0, 1000000000, &since_seq)) &&
+              hello_viewer(hc, token, &who, code, msg);
     if (ok) {
         pthread_mutex_lock(&hc->lock);
-        hc->who = seat ? (viewer)seat : VIEWER_SPECTATOR;
+        hc->who = who;
         hc->sent_seq = since_seq;
         for (int room = GAME_ROOM_PLAYERS; !hc->lobby && room <= GAME_ROOM_SPECTATORS; room++)
             hc->chat_sent[room] = game_chat_last(hc->g, room);   /* earlier ones: GET .../chat */

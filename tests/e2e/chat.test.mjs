@@ -44,7 +44,7 @@ for (const lang of ['en', 'ru', 'ko']) {
     const fan = await openPage(env.browser, { locale: LOCALES[lang], ...PHONE });
 
     await nameOnHome(black, names.black);
-    await black.click('#create-button');
+    await black.click('.way[data-mode="online"]');
     await black.waitForSelector('#share:not([hidden])');
     const invite = await black.inputValue('#invite-link');
     const watch = await black.inputValue('#watch-link');
@@ -90,8 +90,8 @@ for (const lang of ['en', 'ru', 'ko']) {
 
     // The end opens both rooms to everyone.
     const id = new URL(watch).pathname.split('/').pop();
-    const whiteToken = await white.evaluate((gameId) => JSON.parse(localStorage.getItem('phantomgo.games'))[gameId].seats.white, id);
-    await act(env.server.url, id, whiteToken, { action: 'resign' });
+    const guestToken = await white.evaluate((gameId) => Object.values(JSON.parse(localStorage.getItem('phantomgo.games'))[gameId].seats)[0], id);
+    await act(env.server.url, id, guestToken, { action: 'resign' });
     await black.waitForSelector('.talk-tab[data-room="spectators"]:not([hidden])');
     await black.click('.talk-tab[data-room="spectators"]');
     await black.waitForFunction((t) => document.querySelector('.talk-log')?.innerText.includes(t), 'says D4');
@@ -102,8 +102,8 @@ for (const lang of ['en', 'ru', 'ko']) {
 
     // The SGF names the players.
     const sgf = await api(env.server.url, 'GET', `/api/v1/games/${id}/sgf`);
-    assert.match(sgf.text, new RegExp(`PB\\[${names.black}\\]`));
-    assert.match(sgf.text, new RegExp(`PW\\[${names.white}\\]`));
+    assert.match(sgf.text, new RegExp(`P[BW]\\[${names.black}\\]`));
+    assert.match(sgf.text, new RegExp(`P[BW]\\[${names.white}\\]`));
 
     for (const [page, label] of [[black, 'black'], [white, 'white'], [fan, 'spectator']]) {
       assertNoErrors(assert, page, `${lang} ${label}`);
@@ -127,7 +127,7 @@ test('the creator cancels a game nobody joined; both links say so', async () => 
   const page = await openPage(env.browser);
   await page.goto(`${env.server.url}/`);
   await waitForGame(page);
-  await page.click('#create-button');
+  await page.click('.way[data-mode="online"]');
   await page.waitForSelector('#share:not([hidden])');
   const invite = await page.inputValue('#invite-link');
   await page.goto(new URL(await page.getAttribute('#play-link', 'href'), env.server.url).href);

@@ -123,6 +123,7 @@ test('against the computer: a strength to choose, "thinking" while it thinks, th
   await page.goto(env.server.url + '/');
   await waitForGame(page);
   assert.equal(await page.isHidden('#level-field'), true, 'strength appears only for the computer');
+  await page.click('#custom summary');
   await page.check('input[name="mode"][value="computer"]');
   assert.equal(await page.isVisible('#level-field'), true);
   assert.equal(await page.locator('input[name="level"]').count(), 3);

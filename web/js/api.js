@@ -88,10 +88,16 @@ export const api = {
 
   // Sends one action, retrying the identical request until it gets an answer
   // or `deadlineMs` passes; onRetry(attempt) lets the page show "reconnecting".
+  // Time spent offline does not count: the action goes once the browser is
+  // back online.
   async act(id, token, body, { deadlineMs = 30000, onRetry = () => {} } = {}) {
-    const started = Date.now();
+    let started = Date.now();
     for (let attempt = 1; ; attempt++) {
       try {
+        if (!navigator.onLine) {
+          await new Promise((resolve) => addEventListener('online', resolve, { once: true }));
+          started = Date.now();
+        }
         return await request('POST', `${gamePath(id)}/actions`, { token, body });
       } catch (error) {
         if (!retryable(error) || Date.now() - started > deadlineMs) throw error;

@@ -47,6 +47,11 @@ async function claimInvite(gameId, invite, onProblem) {
     return {};
   }
   try {
+    // A finished game's invite gives no seat: it is shown as it ended.
+    if ((await api.view(gameId, null)).over) {
+      onProblem(t('game.inviteTooLate'));
+      return {};
+    }
     const seat = await api.claim(gameId, invite, nameForRequest());
     saveSeat(gameId, seat.color, seat.token);
     saveGameSummary(gameId, { mode: 'online', size: null });

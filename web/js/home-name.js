@@ -1,14 +1,14 @@
 // The name field of the home page's new-game form: the player's display
 // name, optional, remembered by this browser (names.js) and sent with the
 // new game for the seat its creator takes. Hot-seat games are created
-// without one (each seat is named in the game). The field is put at the top
-// of the form by this module, so the form's own layout stays the home
-// page's business.
+// without one (each seat is named in the game). The field is put where the
+// home page says (before its quick-start buttons) by this module, so the
+// page's own layout stays the home page's business.
 
 import { t, onLanguageChange } from './i18n.js';
 import { attachNameInput } from './names.js';
 
-export function addNameField(form) {
+export function addNameField(parent, before = parent.firstChild) {
   const field = document.createElement('div');
   field.className = 'field name-field';
   const label = document.createElement('label');
@@ -26,7 +26,7 @@ export function addNameField(form) {
   problem.setAttribute('role', 'alert');
   input.setAttribute('aria-describedby', 'player-name-hint');
   field.append(label, input, hint, problem);
-  form.prepend(field);
+  parent.insertBefore(field, before);
   const translate = () => {
     label.textContent = t('names.optional');
     hint.textContent = t('names.hint');

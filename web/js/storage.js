@@ -63,6 +63,10 @@ export function saveGameSummary(gameId, summary) {
   updateGame(gameId, (entry) => { entry.summary = summary; });
 }
 
+export function loadGameSummary(gameId) {
+  return readGames()[gameId]?.summary ?? null;
+}
+
 // The games this device holds a seat in, newest first.
 export function listGames() {
   const games = readGames();
