@@ -29,7 +29,7 @@ CFLAGS  ?=
 # defines NDEBUG, so the playout loops pay nothing for them.
 DEBUG   ?= $(if $(SANITIZE),1,0)
 ALL_CFLAGS = $(CFLAGS_BASE) $(if $(filter 1,$(DEBUG)),,-DNDEBUG) $(CFLAGS)
-LDLIBS   = -lcivetweb -lcjson -lsqlite3 -lqrencode -lcrypto -lpthread -lm
+LDLIBS   = -lcivetweb -lcjson -lsqlite3 -lqrencode -lunistring -lcrypto -lpthread -lm
 LDFLAGS_ALL = $(if $(SANITIZE),-fsanitize=$(SANITIZE)) $(LDFLAGS)
 
 VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)

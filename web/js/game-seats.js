@@ -13,6 +13,7 @@ import { api } from './api.js';
 import { isPlayer } from './game-state.js';
 import { errorMessage } from './page.js';
 import { loadSeats, saveSeat, saveGameSummary } from './storage.js';
+import { nameForRequest } from './names.js';
 
 function readFragment() {
   const params = new URLSearchParams(location.hash.slice(1));
@@ -51,7 +52,7 @@ async function claimInvite(gameId, invite, onProblem) {
       onProblem(t('game.inviteTooLate'));
       return {};
     }
-    const seat = await api.claim(gameId, invite);
+    const seat = await api.claim(gameId, invite, nameForRequest());
     saveSeat(gameId, seat.color, seat.token);
     saveGameSummary(gameId, { mode: 'online', size: null });
     return { [seat.color]: seat.token };

@@ -30,6 +30,7 @@ import {
   turnBanner, roleTitle, renderStats, renderTableInfo, resultText, renderScore, boardSummary, pointDescription,
 } from './game-panels.js';
 import { loadInviteLink, loadGameSummary, getPref, setPref } from './storage.js';
+import { GameTalk, showCancelled } from './game-talk.js';
 
 const $ = (id) => document.getElementById(id);
 const gameId = decodeURIComponent(location.pathname.split('/').filter(Boolean)[1] ?? '');
@@ -61,6 +62,7 @@ let alerts;
 let clocks;
 let curtain;
 let rematch;
+let talk;
 
 // ---- small helpers -------------------------------------------------------
 
@@ -234,6 +236,7 @@ function accept(view, events = []) {
   const previous = state.view;
   const fresh = state.accept(view, events);
   if (fresh === null) return;
+  talk?.onView(view);
   const wasOver = previous?.over ?? false;
   if (previous && (previous.turn !== view.turn || wasOver !== view.over)) clearNotice();
   // Your turn begins: a click places a stone again, not a ghost note.
@@ -372,6 +375,7 @@ async function loadSeatView(color) {
     const view = await api.view(gameId, seats[color]);
     activeColor = color;
     state.replace(view);
+    talk?.onView(view);
     await notes.load(seats[color]).catch(() => {});
     return true;
   } catch (error) {
@@ -404,6 +408,7 @@ function showConnection(status) {
 // reconnect; GameState drops what was seen already.
 function startLive() {
   const token = activeToken();
+  let socketWasDown = false;
   live = new LiveFeed({
     path: api.gameSocketPath(gameId),
     hello: () => ({ type: 'hello', token, since: state.seq }),
@@ -411,7 +416,12 @@ function startLive() {
     poll: () => api.events(gameId, token, state.seq),
     pollMs: LIVE_POLL_MS,
     onData: ({ events, view }) => accept(view, events ?? []),
-    onStatus: showConnection,
+    onOther: (message) => talk.onFrame(message),
+    onStatus: (status) => {
+      if (status === 'live' && socketWasDown) talk.resync();
+      socketWasDown = status !== 'live';
+      showConnection(status);
+    },
     onError: (error) => notice(errorMessage(error)),
     heartbeat: () => api.health(),
   });
@@ -558,10 +568,20 @@ async function main() {
     fatal(errorMessage(error));
     return;
   }
+  if (view.cancelled) {
+    showCancelled();
+    markReady();
+    return;
+  }
   board.configure(view.game.settings);
   $('watch-link').value = `${location.origin}/g/${encodeURIComponent(gameId)}`;
   if (activeToken()) await notes.load(activeToken()).catch(() => {});
   state.accept(view);
+  talk = new GameTalk({
+    gameId, hotseat, onNotice: notice,
+    seat: () => (seated() ? { color: activeColor, token: activeToken() } : null),
+  });
+  talk.onView(view);
   log.rebuild(view.events ?? []);
   $('loading').hidden = true;
   wireControls();

@@ -11,6 +11,7 @@ import { initPage, copyFrom, errorMessage, markReady } from './page.js';
 import { t, onLanguageChange } from './i18n.js';
 import { api } from './api.js';
 import { saveSeat, saveInviteLink, saveGameSummary, getPref, setPref } from './storage.js';
+import { addNameField } from './home-name.js';
 
 const FIRST_SIZES = [9, 13, 19];
 const $ = (id) => document.getElementById(id);
@@ -22,6 +23,7 @@ const QUICK_EXTRAS = { online: { color: 'random' }, computer: { color: 'black', 
 const REMEMBERED_FIELDS = ['mode', 'level', 'color', 'size', 'handicap', 'komi', 'tc_type', 'days_per_move', 'main',
   'increment', 'periods', 'period', 'rules', 'ko', 'capture_go', 'capture_target', 'torus', 'public'];
 let komiEdited = false;
+let nameField = null;
 
 function option(value, label) {
   const element = document.createElement('option');
@@ -247,6 +249,7 @@ async function showShare(created) {
 
 // Creates the game; an online game shows its links, any other opens.
 async function create(body, buttons, onFailure) {
+  if (!nameField.apply(body)) return;
   for (const button of buttons) button.disabled = true;
   try {
     const created = await api.createGame(body);
@@ -306,6 +309,7 @@ function wire() {
 
 async function main() {
   await initPage();
+  nameField = addNameField(document.querySelector('.quick') ?? form, document.querySelector('.ways'));
   fillSizes();
   fillDays();
   restoreForm();

@@ -8,7 +8,8 @@
 // What differs between feeds is given: the socket path, the hello message
 // (built at each connection, so it can carry the newest sequence number),
 // the type of the socket's data messages and the poll request, whose answer
-// has the same shape. Status: 'connecting' | 'live' | 'reconnecting' |
+// has the same shape. Other message types (a game's chat) go to onOther.
+// Status: 'connecting' | 'live' | 'reconnecting' |
 // 'polling' | 'offline'.
 //
 // A socket can die silently (a laptop lid, a lost Wi-Fi): the browser's
@@ -29,8 +30,8 @@ const HEARTBEAT_TIMEOUT_MS = 4000;
 const refused = (error) => error.status > 0 && error.status < 500 && error.status !== 429;
 
 export class LiveFeed {
-  constructor({ path, hello, dataType, poll, pollMs, onData, onStatus, onError = () => {}, heartbeat = null }) {
-    Object.assign(this, { path, hello, dataType, poll, pollMs, onData, onStatus, onError, heartbeat });
+  constructor({ path, hello, dataType, poll, pollMs, onData, onStatus, onError = () => {}, heartbeat = null, onOther = () => {} }) {
+    Object.assign(this, { path, hello, dataType, poll, pollMs, onData, onStatus, onError, heartbeat, onOther });
     this.heartbeatTimer = null;
     this.handleOffline = () => this.wentOffline();
     this.socket = null;
@@ -124,6 +125,8 @@ export class LiveFeed {
       this.onData(message);
     } else if (message.type === 'error' && message.error) {
       this.onError({ status: 0, code: message.error.code, message: message.error.message });
+    } else {
+      this.onOther(message);
     }
   }
 

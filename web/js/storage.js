@@ -76,6 +76,14 @@ export function listGames() {
     .sort((a, b) => b.savedAt - a.savedAt);
 }
 
+// Forgets a game on this device: its seats, invite and summary. The game
+// itself goes on; only its seat links lead back to it.
+export function forgetGame(gameId) {
+  const games = readGames();
+  delete games[gameId];
+  writeJson(GAMES_KEY, games);
+}
+
 export function getPref(name, fallback) {
   return readJson(PREFIX + 'pref.' + name, fallback);
 }
