@@ -158,7 +158,7 @@ export class LiveFeed {
         this.onData(answer);
       } catch (error) {
         if (refused(error)) this.onError(error);
-        else this.setStatus('reconnecting');
+        else this.setStatus(navigator.onLine ? 'reconnecting' : 'offline');
       }
       if (this.pollTimer !== null) this.pollTimer = setTimeout(pollOnce, this.pollMs);
     };
