@@ -26,9 +26,15 @@ const SANITIZER_REPORT = /AddressSanitizer|LeakSanitizer|UndefinedBehaviorSaniti
 
 // Servers still running when a test file ends (a test that failed before
 // its stop()) are killed, so the file's process can exit instead of
-// waiting for their pipes forever and hanging the whole run.
+// waiting for their pipes forever and hanging the whole run. This hook is
+// registered before the file's own after() hooks and runs before them, so
+// it only arms a timer: a server that those hooks stop in time leaves the
+// set; one left behind 30 s later is killed. The timer is unref'd: a file
+// whose servers are all stopped exits at once.
 const running = new Set();
-after(() => { for (const proc of running) proc.kill('SIGKILL'); });
+after(() => {
+  setTimeout(() => { for (const proc of running) proc.kill('SIGKILL'); }, 30000).unref();
+});
 
 export function tempDir(prefix = 'pg-test-') {
   return mkdtempSync(path.join(tmpdir(), prefix));
