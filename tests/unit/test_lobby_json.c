@@ -1,5 +1,6 @@
 /* Unit tests of wire/lobby_json: the lobby's lists as documented (order
- * kept, the free seat named or null, started_ms null before the start). */
+ * kept, the free seat named or null, started_ms null before the start, the
+ * seats' names or null). */
 #include "harness.h"
 
 #include <stdlib.h>
@@ -9,17 +10,21 @@
 TEST(lobby_json_lists_in_order) {
     game_settings s = settings_default();
     time_control tc = time_control_none();
-    lobby_item open[2] = { { "aaaaaaaaaa", &s, &tc, BLACK, 2000, 0 }, { "bbbbbbbbbb", &s, &tc, WHITE, 1000, 0 } };
-    lobby_item playing[1] = { { "cccccccccc", &s, &tc, 0, 500, 700 } };
+    lobby_item open[2] = { { "aaaaaaaaaa", &s, &tc, BLACK, 2000, 0, NULL, "Алиса" },
+                           { "bbbbbbbbbb", &s, &tc, WHITE, 1000, 0, "", NULL } };
+    lobby_item playing[1] = { { "cccccccccc", &s, &tc, 0, 500, 700, "B", "W" } };
     cJSON *o = lobby_json(open, 2, playing, 1);
     char *text = o ? cJSON_PrintUnformatted(o) : NULL;
     CHECK(text != NULL);
     if (!text) return;
     CHECK(!strncmp(text, "{\"open\":[{\"id\":\"aaaaaaaaaa\",\"settings\":{", 38));
-    CHECK(strstr(text, "\"free\":\"black\",\"created_ms\":2000,\"started_ms\":null}") != NULL);
-    CHECK(strstr(text, "\"free\":\"white\",\"created_ms\":1000,\"started_ms\":null}]") != NULL);
+    CHECK(strstr(text, "\"free\":\"black\",\"created_ms\":2000,\"started_ms\":null,"
+                       "\"names\":{\"black\":null,\"white\":\"Алиса\"}}") != NULL);
+    CHECK(strstr(text, "\"free\":\"white\",\"created_ms\":1000,\"started_ms\":null,"
+                       "\"names\":{\"black\":null,\"white\":null}}]") != NULL);
     CHECK(strstr(text, "\"playing\":[{\"id\":\"cccccccccc\"") != NULL);
-    CHECK(strstr(text, "\"free\":null,\"created_ms\":500,\"started_ms\":700}]}") != NULL);
+    CHECK(strstr(text, "\"free\":null,\"created_ms\":500,\"started_ms\":700,"
+                       "\"names\":{\"black\":\"B\",\"white\":\"W\"}}]}") != NULL);
     CHECK(strstr(text, "\"time_control\":{\"type\":\"none\"}") != NULL);
     cJSON_free(text);
     cJSON_Delete(o);
