@@ -192,15 +192,22 @@ test('under a process limit the server shrinks its WebSocket allowance and still
   // ThreadSanitizer reserves memory per thread that a nobody under a 1024
   // process limit cannot get; the check is about the server, not TSan.
   if (process.env.PHANTOMGO_SLOW === '1') return t.skip('not under ThreadSanitizer');
-  const { chmodSync, mkdtempSync, rmSync } = await import('node:fs');
+  const { chmodSync, cpSync, mkdtempSync, readdirSync, rmSync } = await import('node:fs');
   const { tmpdir } = await import('node:os');
   const { spawn } = await import('node:child_process');
   const dir = mkdtempSync(path.join(tmpdir(), 'pg-nproc-'));
   chmodSync(dir, 0o777);
+  // nobody may not reach a clone under /root (mode 700), where a newcomer
+  // working as root keeps it: the binary and the files it serves are copied.
+  const root = path.join(dir, 'root');
+  for (const f of ['web', 'static', ...readdirSync(ROOT).filter((n) => /^schema.*\.sql$/.test(n))])
+    cpSync(path.join(ROOT, f), path.join(root, f), { recursive: true });
+  cpSync(BIN, path.join(root, 'phantomgo'));
   const server = await startServer({
     dir,
+    args: ['--root', root],
     spawnVia: (bin, argv) => spawn('prlimit', ['--nproc=1024:1024', 'setpriv', '--reuid=65534',
-      '--regid=65534', '--clear-groups', path.resolve(bin), ...argv]),
+      '--regid=65534', '--clear-groups', path.join(root, 'phantomgo'), ...argv]),
   });
   try {
     const res = await call(server.url, 'GET', '/api/health');
