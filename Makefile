@@ -13,10 +13,12 @@ OPT      ?= -O2
 SANITIZE ?=
 CFLAGS_BASE = -std=c11 -D_GNU_SOURCE -g $(OPT) -Wall -Wextra -Werror \
               -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
-              -MMD -MP -Isrc $(if $(SANITIZE),-fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all)
+              -MMD -MP -Isrc $(PQ_CFLAGS) $(if $(SANITIZE),-fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all)
 CFLAGS  ?=
+# libpq's header lives in /usr/include/postgresql on Debian.
+PQ_CFLAGS := $(shell pkg-config --cflags libpq 2>/dev/null || echo -I/usr/include/postgresql)
 ALL_CFLAGS = $(CFLAGS_BASE) $(CFLAGS) -DPG_VERSION='"$(VERSION)"' -DPG_COMMIT='"$(COMMIT)"'
-LDLIBS   = -lcivetweb -lcjson -lsqlite3 -lqrencode -lcrypto -lpthread -lm
+LDLIBS   = -lcivetweb -lcjson -lsqlite3 -lpq -lqrencode -lcrypto -lpthread -lm
 LDFLAGS_ALL = $(if $(SANITIZE),-fsanitize=$(SANITIZE)) $(LDFLAGS)
 
 VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)

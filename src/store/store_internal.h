@@ -1,9 +1,14 @@
 /* What the files of the store module share and nothing outside it sees: the
  * layout of the handle, the two connection kinds (the writer's and the
- * pooled readers') and the mapping of SQLite's result codes to STORE_*.
+ * pooled readers'), the queued write request and the mapping of SQLite's
+ * result codes to STORE_*.
  *
  * store.c opens and closes, store_write.c is the group-commit writer,
- * store_read.c the reads. */
+ * store_read.c the reads. The public functions check their arguments and
+ * then run on SQLite, or hand the call to the PostgreSQL backend
+ * (store_pg.h) when the handle was opened on a database server: the write
+ * queue and its thread are the same for both, only the committing of a
+ * batch differs. */
 #ifndef PG_STORE_INTERNAL_H
 #define PG_STORE_INTERNAL_H
 
@@ -31,7 +36,27 @@ enum read_stmt {
  * for one (reads take microseconds), few enough to keep memory small. */
 #define STORE_READERS 4
 
+typedef struct pg_store pg_store;
+
+/* One queued write: it lives on the caller's stack until done is set. */
+enum write_kind { W_INSERT_GAME, W_APPEND, W_CLAIM, W_REMATCH, W_PUT_NOTES };
+
 typedef struct write_req write_req;
+struct write_req {
+    enum write_kind kind;
+    const char     *game_id;
+    union {
+        const store_game   *game;
+        const store_action *action;
+        struct { int color; const uint8_t *hash; int64_t at_ms; } claim;
+        const char         *rematch_id;
+        struct { int color; const char *json; } notes;
+    } u;
+    int             result;
+    bool            done;
+    pthread_cond_t  cond;
+    write_req      *next;
+};
 
 typedef struct {
     sqlite3      *db;
@@ -40,6 +65,9 @@ typedef struct {
 
 struct store {
     char *path;
+    /* Set when the store lives on PostgreSQL: every SQLite field below
+     * stays unused, and the writer thread commits through pg. */
+    pg_store *pg;
 
     /* Writer: the connection belongs to the writer thread once it runs. */
     sqlite3        *wdb;

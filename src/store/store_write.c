@@ -13,28 +13,11 @@
  * batch simply tries again, which is how the store recovers once the fault
  * clears. */
 #include "store/store_internal.h"
+#include "store/store_pg.h"
 
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
-
-enum write_kind { W_INSERT_GAME, W_APPEND, W_CLAIM, W_REMATCH, W_PUT_NOTES };
-
-struct write_req {
-    enum write_kind kind;
-    const char     *game_id;
-    union {
-        const store_game   *game;
-        const store_action *action;
-        struct { int color; const uint8_t *hash; int64_t at_ms; } claim;
-        const char         *rematch_id;
-        struct { int color; const char *json; } notes;
-    } u;
-    int             result;
-    bool            done;
-    pthread_cond_t  cond;
-    write_req      *next;
-};
 
 const char *const store_write_sql[WS_COUNT] = {
     [WS_BEGIN]    = "BEGIN IMMEDIATE",
@@ -280,7 +263,10 @@ static void *writer_main(void *arg) {
         st->queue_head = st->queue_tail = NULL;
         pthread_mutex_unlock(&st->queue_lock);
 
-        commit_requests(st, batch);
+        if (st->pg)
+            pg_store_commit(st->pg, batch);
+        else
+            commit_requests(st, batch);
 
         pthread_mutex_lock(&st->queue_lock);
         for (write_req *r = batch, *next; r; r = next) {
