@@ -7,6 +7,7 @@
 
 #include "bot/players.h"
 #include "bot/search.h"
+#include "util/now.h"
 
 /* The ladder's budget: the "flat MC, 10,000 playouts a move". */
 #define LADDER_PLAYOUTS 10000
@@ -58,7 +59,7 @@ bool bot_level(const char *level, bot_config *out) {
 
 point bot_choose(const bot_config *cfg, const bot_memory *m, uint64_t seed,
                  bot_stats *stats_out) {
-    double start = search_now();
+    double start = now_monotonic_s();
     rng r;
     rng_seed(&r, seed);
     long playouts = 0;
@@ -74,6 +75,6 @@ point bot_choose(const bot_config *cfg, const bot_memory *m, uint64_t seed,
     else
         choice = ismcts_choose(cfg, m, &r, start, &playouts);
     if (stats_out)
-        *stats_out = (bot_stats){ playouts, search_now() - start };
+        *stats_out = (bot_stats){ playouts, now_monotonic_s() - start };
     return choice;
 }

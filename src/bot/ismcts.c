@@ -54,7 +54,7 @@ typedef struct tree_work {
     int32_t path[MAX_DEPTH + 1];             /* nodes chosen, root first */
     point mine[MAX_DEPTH], theirs[MAX_DEPTH];   /* moves along the path */
     uint8_t first_mover[BOARD_MAX_POINTS];
-    point scratch[BOARD_MAX_POINTS];
+    point scratch[BOARD_MAX_POINTS + 1];    /* candidates, then PASS_POINT */
 } tree_work;
 
 static double prior_of(const board *b, point p) {

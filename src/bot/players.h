@@ -19,7 +19,7 @@ point random_choose(const bot_memory *m, rng *r);
  * weighted random attempt that avoids known stones and self-atari. */
 point heuristic_choose(const bot_memory *m, rng *r);
 
-/* The Monte-Carlo players; start is the decision's start (search_now()),
+/* The Monte-Carlo players; start is the decision's start (now_monotonic_s()),
  * *playouts_out receives the number of simulations run. */
 point flat_choose(const bot_config *cfg, const bot_memory *m, rng *r,
                   double start, long *playouts_out);

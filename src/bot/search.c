@@ -1,9 +1,9 @@
 /* search: helpers shared by the Monte-Carlo players (see search.h). */
 #include "bot/search.h"
 
-#include <time.h>
 
 #include "engine/playout.h"
+#include "util/now.h"
 
 /* The share of a result that is the score margin rather than the win: a
  * tie-breaker, so that a lost (or won) position still prefers the moves
@@ -20,12 +20,6 @@ int search_candidates(const bot_memory *m, const board *base, point *out) {
         out[n++] = p;
     }
     return n;
-}
-
-double search_now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 search_budget search_budget_for(const bot_config *cfg, const bot_memory *m, double start) {
@@ -45,7 +39,7 @@ bool search_continue(const search_budget *b, long done) {
         return true;
     if (b->playouts > 0 && done >= b->playouts)
         return false;
-    if (b->deadline > 0 && done % 64 == 0 && search_now() >= b->deadline)
+    if (b->deadline > 0 && done % 64 == 0 && now_monotonic_s() >= b->deadline)
         return false;
     return b->playouts > 0 || b->deadline > 0;
 }

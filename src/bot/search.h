@@ -33,8 +33,6 @@ search_budget search_budget_for(const bot_config *cfg, const bot_memory *m, doub
  * every 64 simulations. At least one simulation always runs. */
 bool search_continue(const search_budget *b, long done);
 
-double search_now(void);
-
 /* A uniformly random legal move of colour c on b that does not fill c's
  * own eye, or PASS_POINT if none (the light playout's policy). */
 point search_random_move(const board *b, int c, rng *r);

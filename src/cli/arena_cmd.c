@@ -27,13 +27,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "bot/bot.h"
 #include "cli/arena_stats.h"
 #include "engine/referee.h"
 #include "engine/view.h"
+#include "util/now.h"
 
 typedef struct side_totals {
     long decisions, turns, playouts;
@@ -277,15 +277,13 @@ int cmd_arena(int argc, char **argv) {
         free(tids);
         return 1;
     }
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    double t0 = now_monotonic_s();
     int started = 0;
     for (; started < ar.threads; started++)
         if (pthread_create(&tids[started], NULL, worker, &ar) != 0) break;
     if (started == 0) worker(&ar);
     for (int i = 0; i < started; i++) pthread_join(tids[i], NULL);
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    print_report(&ar, (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9);
+    print_report(&ar, now_monotonic_s() - t0);
     free(ar.records);
     free(tids);
     pthread_mutex_destroy(&ar.progress_lock);

@@ -25,14 +25,9 @@
 #include "engine/rng.h"
 #include "engine/view.h"
 #include "store/bench_baseline.h"
+#include "util/now.h"
 
 #define PLAYOUT_TARGET_9X9 80000.0
-
-static double cpu_seconds(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
 
 typedef struct bench_row {
     const char *what, *board, *unit;
@@ -61,13 +56,13 @@ static bench_row bench_playouts(int size, double seconds, uint64_t seed) {
     rng r;
     rng_seed(&r, seed);
     long n = 0;
-    double start = cpu_seconds(), elapsed = 0;
+    double start = now_thread_cpu_s(), elapsed = 0;
     while (elapsed < seconds) {
         for (int i = 0; i < 256; i++, n++) {
             board_copy(&b, &empty);
             playout_random(&b, BLACK, 15, &r, NULL);
         }
-        elapsed = cpu_seconds() - start;
+        elapsed = now_thread_cpu_s() - start;
     }
     bench_row row = { "light random playouts from the empty board", size == 9 ? "9x9" : "19x19",
                       "playouts/s", n, elapsed, size == 9 ? PLAYOUT_TARGET_9X9 : 0 };
@@ -143,10 +138,10 @@ static void bench_games(double seconds, bool with_views, bench_row rows[2]) {
     rng_seed(&g, 2);
     viewers *vs = with_views ? malloc(sizeof *vs) : NULL;
     if (with_views && !vs) abort();
-    double start = cpu_seconds(), elapsed = 0;
+    double start = now_thread_cpu_s(), elapsed = 0;
     while (elapsed < seconds) {
         random_phantom_game(&s, &g, &st, vs);
-        elapsed = cpu_seconds() - start;
+        elapsed = now_thread_cpu_s() - start;
     }
     free(vs);
     rows[0] = (bench_row){ with_views ? "random Phantom games, 3 viewers folded" : "random Phantom games through the referee",

@@ -18,8 +18,9 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
+
+#include "util/now.h"
 
 enum {
     HC_HEALTHY = 0,
@@ -137,17 +138,11 @@ static int hc_parse_url(const char *url, struct hc_url *out) {
 
 /* ---- I/O under one deadline ------------------------------------------ */
 
-static long long hc_now_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* Waits for events on fd until the deadline; 0 when ready, -1 with errno
  * (ETIMEDOUT when the deadline passed). */
 static int hc_wait(int fd, short events, long long deadline_ms) {
     for (;;) {
-        long long left = deadline_ms - hc_now_ms();
+        long long left = deadline_ms - now_monotonic_ms();
         if (left <= 0) { errno = ETIMEDOUT; return -1; }
         struct pollfd pfd = { .fd = fd, .events = events };
         int n = poll(&pfd, 1, (int)left);
@@ -245,7 +240,7 @@ static int hc_status_code(const char *line) {
 
 /* Performs the GET; returns the HTTP status, or -1 after reporting why. */
 static int hc_fetch_status(const char *url_text, const struct hc_url *url, int timeout_s) {
-    long long deadline_ms = hc_now_ms() + (long long)timeout_s * 1000;
+    long long deadline_ms = now_monotonic_ms() + (long long)timeout_s * 1000;
     int gai_error = 0;
     int fd = hc_connect(url, deadline_ms, &gai_error);
     if (fd < 0) {

@@ -16,7 +16,7 @@
 
 #include "engine/vertex.h"
 #include "server/games.h"
-#include "server/strbuf.h"
+#include "util/strbuf.h"
 #include "wire/clock_json.h"
 #include "wire/qr_svg.h"
 #include "wire/settings_json.h"

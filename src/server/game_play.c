@@ -14,7 +14,7 @@
 
 #include "engine/vertex.h"
 #include "server/metrics.h"
-#include "server/strbuf.h"
+#include "util/strbuf.h"
 #include "wire/sgf.h"
 
 void game_invalidate(game *g) {

@@ -24,7 +24,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "server/strbuf.h"
+#include "util/strbuf.h"
 #include "wire/clock_json.h"
 
 enum { DEFAULT_ABANDON_MS = 10 * 60 * 1000, MAX_SLEEP_MS = 60 * 1000, RETRY_MS = 1000 };

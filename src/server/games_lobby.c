@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "server/strbuf.h"
+#include "util/strbuf.h"
 #include "wire/clock_json.h"
 #include "wire/settings_json.h"
 

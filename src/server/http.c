@@ -25,7 +25,7 @@
 #include "server/games.h"
 #include "server/hub.h"
 #include "server/static.h"
-#include "server/strbuf.h"
+#include "util/strbuf.h"
 
 enum { HTTP_DRAIN_MAX = 1024 * 1024 };
 

@@ -10,7 +10,7 @@
 
 #include <stddef.h>
 
-#include "server/strbuf.h"
+#include "util/strbuf.h"
 
 typedef enum {
     ROUTE_PAGE = 0,     /* /, /rules, /g/{id} */

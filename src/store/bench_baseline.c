@@ -14,16 +14,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "store/store.h"
-
-static double now_seconds(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
+#include "util/now.h"
 
 /* Removes a database and its WAL and shared-memory files. */
 static void remove_database(const char *path) {
@@ -44,8 +38,8 @@ static bool exec_ok(sqlite3 *db, const char *sql) {
 
 static long insert_rows_for(sqlite3 *db, sqlite3_stmt *ins, double seconds) {
     long rows = 0;
-    double end = now_seconds() + seconds;
-    while (now_seconds() < end) {
+    double end = now_monotonic_s() + seconds;
+    while (now_monotonic_s() < end) {
         sqlite3_bind_int64(ins, 1, rows + 1);
         int rc = sqlite3_step(ins);
         sqlite3_reset(ins);
@@ -73,10 +67,10 @@ double store_bench_single_row_commits(const char *dir, double seconds) {
                            " at_ms INTEGER NOT NULL, PRIMARY KEY (game_id, seq)) WITHOUT ROWID") &&
                sqlite3_prepare_v2(db, "INSERT INTO actions VALUES ('k3v9x2m4qa', ?1, 'attempt', 1, 'D4',"
                                       " 1700000000000)", -1, &ins, NULL) == SQLITE_OK) {
-        double start = now_seconds();
+        double start = now_monotonic_s();
         long rows = insert_rows_for(db, ins, seconds);
         if (rows >= 0)
-            rate = rows / (now_seconds() - start);
+            rate = rows / (now_monotonic_s() - start);
     }
     sqlite3_finalize(ins);
     sqlite3_close(db);
@@ -124,7 +118,7 @@ static void *append_until_end(void *arg) {
     bench_writer *w = arg;
     double end = wait_for_gate(w->gate);
     store_action a = { .kind = "attempt", .vertex = "D4", .at_ms = 1700000000000 };
-    while (now_seconds() < end) {
+    while (now_monotonic_s() < end) {
         a.seq = (int)w->acknowledged + 1;
         a.color = 1 + a.seq % 2;
         if (store_append_action(w->st, w->game_id, &a) != STORE_OK) {
@@ -162,7 +156,7 @@ static double run_writers(bench_writer *w, int writers, start_gate *gate, double
     while (started < writers && pthread_create(&threads[started], &attr, append_until_end, &w[started]) == 0)
         started++;
     pthread_attr_destroy(&attr);
-    double begin = now_seconds();
+    double begin = now_monotonic_s();
     open_gate(gate, started == writers ? begin + seconds : 0);
     long total = 0;
     bool failed = started < writers;
@@ -171,7 +165,7 @@ static double run_writers(bench_writer *w, int writers, start_gate *gate, double
         total += w[i].acknowledged;
         failed |= w[i].failed;
     }
-    double elapsed = now_seconds() - begin;
+    double elapsed = now_monotonic_s() - begin;
     free(threads);
     if (started < writers)
         fprintf(stderr, "bench: could start only %d of %d writer threads\n", started, writers);

@@ -16,11 +16,11 @@
  * UNAVAILABLE too: its outcome is unknown, so nothing is acknowledged, and
  * a retry of the same seq meets the primary key if it did commit. */
 #include "store/store_pg.h"
+#include "util/now.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 const char *const pg_write_sql[PW_COUNT] = {
     [PW_INSERT_GAME] =
@@ -92,12 +92,6 @@ static void add_hash(params *p, const uint8_t *hash) {
     p->formats[p->count++] = 1;
 }
 
-static int64_t now_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 static enum pg_write_stmt bind_request(const write_req *r, params *p) {
     memset(p, 0, sizeof *p);
     add_text(p, r->game_id);
@@ -138,7 +132,7 @@ static enum pg_write_stmt bind_request(const write_req *r, params *p) {
     case W_PUT_NOTES:
         add_int(p, r->u.notes.color);
         add_text(p, r->u.notes.json);
-        add_int(p, now_ms());
+        add_int(p, now_wall_ms());
         return PW_PUT_NOTES;
     }
     return PW_GAME_EXISTS;

@@ -14,10 +14,10 @@
  * clears. */
 #include "store/store_internal.h"
 #include "store/store_pg.h"
+#include "util/now.h"
 
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 const char *const store_write_sql[WS_COUNT] = {
     [WS_BEGIN]    = "BEGIN IMMEDIATE",
@@ -74,12 +74,6 @@ static int bind_text_or_null(sqlite3_stmt *s, int index, const char *text) {
                  : sqlite3_bind_null(s, index);
 }
 
-static int64_t now_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 static int bind_request(sqlite3_stmt *s, const write_req *r) {
     int rc = sqlite3_bind_text(s, 1, r->game_id, -1, SQLITE_STATIC);
     switch (r->kind) {
@@ -120,7 +114,7 @@ static int bind_request(sqlite3_stmt *s, const write_req *r) {
     case W_PUT_NOTES:
         rc |= sqlite3_bind_int(s, 2, r->u.notes.color);
         rc |= sqlite3_bind_text(s, 3, r->u.notes.json, -1, SQLITE_STATIC);
-        rc |= sqlite3_bind_int64(s, 4, now_ms());
+        rc |= sqlite3_bind_int64(s, 4, now_wall_ms());
         break;
     }
     return rc;

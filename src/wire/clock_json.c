@@ -5,12 +5,13 @@
  * "increments" is refused rather than silently giving an absolute clock. */
 #include "wire/clock_json.h"
 
-#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "engine/board.h"
+#include "engine/color.h"
+#include "wire/json_number.h"
 
 typedef struct tc_field { const char *name; int lo, hi; size_t offset; } tc_field;
 
@@ -49,14 +50,6 @@ static const tc_type *type_named(const cJSON *v) {
     return NULL;
 }
 
-static bool whole(const cJSON *v, int lo, int hi, int *out) {
-    if (!cJSON_IsNumber(v) || !(v->valuedouble >= lo && v->valuedouble <= hi) ||
-        v->valuedouble != floor(v->valuedouble))
-        return false;
-    *out = (int)v->valuedouble;
-    return true;
-}
-
 /* One field of the object for type t; false with a message. */
 static bool read_field(const tc_type *t, const cJSON *f, time_control *out, unsigned *seen,
                        char *err, size_t errlen) {
@@ -68,7 +61,7 @@ static bool read_field(const tc_type *t, const cJSON *f, time_control *out, unsi
             return false;
         }
         *seen |= 1u << i;
-        if (whole(f, spec->lo, spec->hi, (int *)((char *)out + spec->offset))) return true;
+        if (json_whole_int(f, spec->lo, spec->hi, (int *)((char *)out + spec->offset))) return true;
         snprintf(err, errlen, "time_control: '%s' must be a whole number from %d to %d", spec->name, spec->lo, spec->hi);
         return false;
     }
@@ -134,10 +127,6 @@ cJSON *time_control_to_json(const time_control *tc) {
         return NULL;
     }
     return o;
-}
-
-static const char *color_name(int c) {
-    return c == BLACK ? "black" : c == WHITE ? "white" : NULL;
 }
 
 static bool add_side(cJSON *o, const char *name, const time_control *tc, const clock_side *s) {

@@ -3,11 +3,8 @@
 
 #include <stdbool.h>
 
+#include "engine/color.h"
 #include "engine/vertex.h"
-
-const char *color_wire_name(int color) {
-    return color == BLACK ? "B" : color == WHITE ? "W" : NULL;
-}
 
 const char *illegal_reason_name(illegal_reason r) {
     switch (r) {
@@ -77,7 +74,7 @@ cJSON *event_json_truth(const referee *r, const ref_event *ev) {
     bool attempt = ev->kind == EV_MOVE || ev->kind == EV_ILLEGAL;
     const char *word = attempt ? vertex_format(ev->point, referee_settings(r)->size, buf)
                                  : event_word(ev->kind);
-    bool ok = cJSON_AddStringToObject(o, "color", color_wire_name(ev->color)) &&
+    bool ok = cJSON_AddStringToObject(o, "color", color_letter(ev->color)) &&
               cJSON_AddStringToObject(o, "action", word) &&
               cJSON_AddStringToObject(o, "result", event_word(ev->kind));
     if (ok && ev->kind == EV_MOVE)
@@ -104,7 +101,7 @@ cJSON *event_json_result(const game_result *res) {
     if (!o) return NULL;
     bool ok = cJSON_AddBoolToObject(o, "over", res->over) != NULL;
     if (ok && res->over) {
-        const char *winner = color_wire_name(res->winner);
+        const char *winner = color_letter(res->winner);
         ok = cJSON_AddStringToObject(o, "reason", end_reason_name(res->reason)) &&
              (winner ? cJSON_AddStringToObject(o, "winner", winner) != NULL
                      : cJSON_AddNullToObject(o, "winner") != NULL);

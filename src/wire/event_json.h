@@ -17,8 +17,6 @@
 
 #include "engine/referee.h"
 
-/* "B", "W", or NULL for any other value. */
-const char *color_wire_name(int color);
 /* "occupied", "suicide", "ko"; NULL for ILLEGAL_NONE. */
 const char *illegal_reason_name(illegal_reason r);
 /* "not_your_turn", "already_tried", "own_stone", "bad_vertex", "game_over"; NULL for REFUSE_NONE. */

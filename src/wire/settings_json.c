@@ -9,20 +9,13 @@
 #include <string.h>
 
 #include "engine/handicap.h"
+#include "wire/json_number.h"
 
 typedef bool (*field_reader)(const cJSON *v, game_settings *s, bool *komi_set);
 
-static bool as_int(const cJSON *v, int lo, int hi, int *out) {
-    if (!cJSON_IsNumber(v)) return false;
-    double d = v->valuedouble;
-    if (!(d >= lo && d <= hi) || d != floor(d)) return false;
-    *out = (int)d;
-    return true;
-}
-
 static bool read_size(const cJSON *v, game_settings *s, bool *komi_set) {
     (void)komi_set;
-    return as_int(v, BOARD_MIN_SIZE, BOARD_MAX_SIZE, &s->size);
+    return json_whole_int(v, BOARD_MIN_SIZE, BOARD_MAX_SIZE, &s->size);
 }
 
 static bool read_komi(const cJSON *v, game_settings *s, bool *komi_set) {
@@ -36,7 +29,7 @@ static bool read_komi(const cJSON *v, game_settings *s, bool *komi_set) {
 
 static bool read_handicap(const cJSON *v, game_settings *s, bool *komi_set) {
     (void)komi_set;
-    return as_int(v, 0, HANDICAP_MAX, &s->handicap);
+    return json_whole_int(v, 0, HANDICAP_MAX, &s->handicap);
 }
 
 static bool read_ko(const cJSON *v, game_settings *s, bool *komi_set) {
@@ -68,7 +61,7 @@ static bool read_torus(const cJSON *v, game_settings *s, bool *komi_set) {
 static bool read_capture_go(const cJSON *v, game_settings *s, bool *komi_set) {
     (void)komi_set;
     if (cJSON_IsBool(v)) { s->capture_target = cJSON_IsTrue(v) ? 1 : 0; return true; }
-    return as_int(v, 1, BOARD_MAX_POINTS, &s->capture_target);
+    return json_whole_int(v, 1, BOARD_MAX_POINTS, &s->capture_target);
 }
 
 static const struct {

@@ -4,22 +4,21 @@
  * the filter's output gives both. */
 #include "wire/view_json.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/color.h"
 #include "engine/vertex.h"
 #include "wire/clock_json.h"
 #include "wire/event_json.h"
+#include "wire/json_number.h"
 #include "wire/settings_json.h"
 
-const char *view_json_color_name(int color) {
-    return color == BLACK ? "black" : color == WHITE ? "white" : NULL;
-}
+const char *view_json_color_name(int color) { return color_name(color); }
 
 const char *view_json_viewer_name(int v) {
-    return v == VIEWER_SPECTATOR ? "spectator" : view_json_color_name(v);
+    return v == VIEWER_SPECTATOR ? "spectator" : color_name(v);
 }
 
 static const char *event_type(int kind) {
@@ -47,7 +46,7 @@ static bool add_vertex_list(cJSON *parent, const char *name, const point *pts, i
 }
 
 static bool add_color_or_null(cJSON *o, const char *name, int color) {
-    const char *c = view_json_color_name(color);
+    const char *c = color_name(color);
     return c ? cJSON_AddStringToObject(o, name, c) != NULL : cJSON_AddNullToObject(o, name) != NULL;
 }
 
@@ -102,7 +101,7 @@ static bool add_seats(cJSON *o, const view_table *t) {
     cJSON *seats = cJSON_AddObjectToObject(o, "seats");
     if (!seats) return false;
     for (int c = BLACK; c <= WHITE; c++) {
-        cJSON *seat = cJSON_AddObjectToObject(seats, view_json_color_name(c));
+        cJSON *seat = cJSON_AddObjectToObject(seats, color_name(c));
         if (!seat || !cJSON_AddBoolToObject(seat, "taken", t->seat_taken[c]) ||
             !cJSON_AddBoolToObject(seat, "computer", t->seat_computer[c]) ||
             !cJSON_AddBoolToObject(seat, "connected", t->seat_connected[c]))
@@ -126,7 +125,7 @@ static bool add_stones(cJSON *o, const view *vw) {
     if (!stones) return false;
     int size = vw->settings.size;
     for (int c = BLACK; c <= WHITE; c++)
-        if (!add_vertex_list(stones, view_json_color_name(c), pts, collect(vw, c, 0, pts), size))
+        if (!add_vertex_list(stones, color_name(c), pts, collect(vw, c, 0, pts), size))
             return false;
     return add_vertex_list(o, "handicap", pts, collect(vw, 0, VIEW_HANDICAP, pts), size);
 }
@@ -314,14 +313,6 @@ cJSON *view_json_events_since(const referee *r, viewer v, int since) {
     return events;
 }
 
-static bool whole_number(const cJSON *v, double lo, double hi, int *out) {
-    if (!cJSON_IsNumber(v)) return false;
-    double d = v->valuedouble;
-    if (!(d >= lo && d <= hi) || d != floor(d)) return false;
-    *out = (int)d;
-    return true;
-}
-
 /* The fields of the body: each known once, none unknown. */
 static action_json_status check_fields(const cJSON *body, const cJSON **seq, const cJSON **kind,
                                        const cJSON **vertex, char *err, size_t errlen) {
@@ -351,7 +342,7 @@ action_json_status view_json_parse_action(const cJSON *body, int size, int color
     }
     action_json_status st = check_fields(body, &seq, &kind, &vertex, err, errlen);
     if (st != ACTION_JSON_OK) return st;
-    if (!seq || !whole_number(seq, 1, 1e9, seq_out)) {
+    if (!seq || !json_whole_int(seq, 1, 1000000000, seq_out)) {
         snprintf(err, errlen, "'seq' must be a whole number from 1 (the view's seq + 1)");
         return ACTION_JSON_BAD_REQUEST;
     }

@@ -36,6 +36,7 @@ typedef struct view_table {
 
 /* "black", "white", "spectator" (viewer) / NULL. */
 const char *view_json_viewer_name(int v);
+/* engine/color.h's color_name, under the name src/server still calls. */
 const char *view_json_color_name(int color);
 
 /* {"id":..,"mode":..,"settings":{..},"time_control":{..},"public":..}

@@ -1,5 +1,5 @@
 // The computer player through the real server: whole `computer` games on
-// 9x9, 13x13 and a torus, in each referee mode and with handicap, where
+// 9x9, 13x13, 25x25 and a torus, in each referee mode and with handicap, where
 // the test plays the human seat over the HTTP API; a restart resumes a game
 // where the computer was thinking. PHANTOMGO_BOT_PLAYOUTS gives every level
 // a tiny budget so that a whole game takes a few seconds, even under ASan.
@@ -117,6 +117,14 @@ test('whole 9x9 game, hamburg rules, strong level', async () => {
 
 test('whole 13x13 game', async () => {
   checkFinished(await playGame(srv.url, { size: 13 }, { color: 'black', level: 'medium', moves: 20, seed: 4 }));
+  checkNoRefusal();
+});
+
+// The largest board, where the medium and strong levels (ISMCTS) once
+// wrote past an array: a whole game at the medium level, plane and torus.
+test('whole 25x25 game, medium level, plane and torus', async () => {
+  checkFinished(await playGame(srv.url, { size: 25 }, { color: 'black', level: 'medium', moves: 10, seed: 8 }));
+  checkFinished(await playGame(srv.url, { size: 25, torus: true }, { color: 'white', level: 'strong', moves: 10, seed: 9 }));
   checkNoRefusal();
 });
 

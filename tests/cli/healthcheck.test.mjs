@@ -6,16 +6,12 @@
 // spawnSync, so this process's servers keep answering.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile, spawn } from 'node:child_process';
-import fs from 'node:fs';
+import { execFile } from 'node:child_process';
 import http from 'node:http';
 import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const bin = path.resolve(repoRoot, process.env.PHANTOMGO_BIN ?? 'build/phantomgo');
+import { BIN as bin, startServer as startRealServer } from '../lib/server.mjs';
 
 // Runs the healthcheck with a clean PHANTOMGO_* environment plus `env`.
 function healthcheck(args, env = {}) {
@@ -142,38 +138,14 @@ test('bad arguments exit 1 (Docker reserves 2), --help exits 0', async () => {
   assert.match(help.stdout, /--url URL/);
 });
 
-// The real server on a free port and a temporary database: `listening`
-// resolves with its URL once it printed "listening on http://ADDR:PORT",
-// `exited` with its exit code.
-function startRealServer(dir) {
-  const child = spawn(bin, ['serve', '--port', '0', '--db', path.join(dir, 'pg.db'), '--root', repoRoot],
-    { stdio: ['ignore', 'pipe', 'inherit'] });
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  const listening = new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (chunk) => {
-      out += chunk;
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) resolve(m[1]);
-    });
-    exited.then((code) => reject(new Error(`serve exited ${code} before listening: ${out}`)));
-  });
-  return { child, exited, listening };
-}
-
 test('the real server: healthy while it runs, unhealthy once it stopped', async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pg-healthcheck-'));
-  const server = startRealServer(dir);
+  const server = await startRealServer();
   try {
-    const url = await server.listening;
-    const up = await healthcheck(['--url', `${url}/api/health`]);
+    const up = await healthcheck(['--url', `${server.url}/api/health`]);
     assert.equal(up.code, 0, up.stderr);
-    server.child.kill('SIGTERM');
-    assert.equal(await server.exited, 0);
-    const down = await healthcheck(['--url', `${url}/api/health`]);
-    assert.equal(down.code, 1);
   } finally {
-    server.child.kill('SIGKILL');
-    fs.rmSync(dir, { recursive: true, force: true });
+    assert.equal((await server.stop()).code, 0);
   }
+  const down = await healthcheck(['--url', `${server.url}/api/health`]);
+  assert.equal(down.code, 1);
 });

@@ -8,64 +8,25 @@
 // sanitized build) or build/phantomgo. Screenshots go to
 // tests/artifacts/screenshots/ for a reviewer.
 
-import { spawn } from 'node:child_process';
-import { mkdtemp, mkdir, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { before, after } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import * as serverProcess from '../lib/server.mjs';
 
-export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const repoRoot = serverProcess.ROOT;
 export const screenshotDir = path.join(repoRoot, 'tests/artifacts/screenshots');
 
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-const START_TIMEOUT_MS = 20000;
 
-// Starts `phantomgo serve` and resolves once it printed its URL. A restart
-// passes the port and data directory of the server it replaces; args are
-// extra flags (e.g. --test-clock).
-export async function startServer({ port = 0, dir: reusedDir = null, args = [] } = {}) {
-  const dir = reusedDir ?? await mkdtemp(path.join(tmpdir(), 'phantomgo-e2e-'));
-  const bin = path.resolve(repoRoot, process.env.PHANTOMGO_BIN ?? 'build/phantomgo');
-  const child = spawn(bin, ['serve', '--port', String(port), '--db', path.join(dir, 't.db'), '--root', repoRoot, ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
-  child.stderr.on('data', (chunk) => { stderr += chunk; });
-  const url = await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start in time; stderr:\n${stderr}`)), START_TIMEOUT_MS);
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-      const match = /listening on (http:\/\/\S+)/.exec(stdout);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1].replace(/\/$/, ''));
-      }
-    });
-    child.on('error', (error) => { clearTimeout(timer); reject(error); });
-    exited.then(({ code }) => { clearTimeout(timer); reject(new Error(`server exited with ${code}; stderr:\n${stderr}`)); });
-  });
-  return {
-    url,
-    dir,
-    port: Number(new URL(url).port),
-    stderr: () => stderr,
-    // Stops the server (keepData: for a restart on the same database);
-    // rejects when it crashed or a sanitizer reported.
-    async stop({ keepData = false } = {}) {
-      child.kill('SIGTERM');
-      const { code, signal } = await exited;
-      if (!keepData) await rm(dir, { recursive: true, force: true });
-      if (/AddressSanitizer|UndefinedBehaviorSanitizer|runtime error:|LeakSanitizer/.test(stderr)) {
-        throw new Error(`sanitizer report from the server:\n${stderr}`);
-      }
-      if (code !== 0 && signal !== 'SIGTERM') throw new Error(`server exited with ${code ?? signal}; stderr:\n${stderr}`);
-    },
-  };
+// Starts `phantomgo serve` (tests/lib/server.mjs) and resolves once it
+// printed its URL. A restart passes the port and data directory of the
+// server it replaces; args are extra flags (e.g. --test-clock). stop()
+// removes the data directory unless keepData (for a restart on the same
+// database) and rejects when the server crashed or a sanitizer reported.
+export function startServer({ port = 0, dir = undefined, args = [] } = {}) {
+  return serverProcess.startServer({ port, dir, args, removeDir: true });
 }
 
 export function launchBrowser() {

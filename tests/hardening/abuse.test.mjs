@@ -19,7 +19,7 @@ before(async () => {
   open = await startServer({ args: ['--rate-limit', '0', '--create-limit', '0'] });
 });
 after(async () => {
-  const logs = srv.logs() + open.logs();
+  const logs = srv.output() + open.output();
   await srv?.stop();
   await open?.stop();
   // Tokens never in logs: nothing any test here was given appears in what
@@ -255,6 +255,6 @@ test('secrets stay out of the logs even when the server logs errors', async () =
   assert.equal(bad.first?.json?.type, 'error');
   bad.close();
   await sleep(200);
-  const logs = open.logs();
+  const logs = open.output();
   for (const s of secrets) assert.ok(!logs.includes(s.slice(0, 12)), 'a secret appears in the log');
 });

@@ -4,65 +4,28 @@
 // included: our own small client, not a library, because the tests need to
 // send what no well-behaved library would (oversized frames, sockets that are
 // never read, requests dripped one byte at a time).
-import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import * as serverProcess from '../lib/server.mjs';
 
-export const BIN = process.env.PHANTOMGO_BIN ?? 'build/phantomgo';
-export const ROOT = path.resolve(new URL('../..', import.meta.url).pathname);
+export { BIN, ROOT } from '../lib/server.mjs';
 
 export function tempDir(prefix = 'pg-hard-') {
-  return mkdtempSync(path.join(tmpdir(), prefix));
+  return serverProcess.tempDir(prefix);
 }
 
 export function removeDir(dir) {
   rmSync(dir, { recursive: true, force: true });
 }
 
-// Starts `phantomgo serve --port 0` and resolves once it printed its URL.
-// The returned handle keeps everything the process wrote (for the "no token
-// in the logs" checks) and stops it with stop() (SIGTERM) or kill() (-9).
-export async function startServer({ db, args = [], env = {}, timeoutMs = 20000 } = {}) {
-  const dir = db ? null : tempDir();
-  const dbPath = db ?? path.join(dir, 'pg.db');
-  const proc = spawn(BIN, ['serve', '--port', '0', '--listen', '127.0.0.1', '--db', dbPath,
-                           '--root', ROOT, ...args],
-                     { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  const out = { stdout: '', stderr: '' };
-  proc.stdout.on('data', (d) => { out.stdout += d; });
-  proc.stderr.on('data', (d) => { out.stderr += d; });
-  const exited = new Promise((resolve) => proc.on('exit', (code, signal) => resolve({ code, signal })));
-  const url = await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out.stdout}${out.stderr}`)), timeoutMs);
-    const look = () => {
-      const m = /listening on (http:\/\/[^\s]+)/.exec(out.stdout);
-      if (m) { clearTimeout(timer); resolve(m[1].replace(/\/$/, '')); }
-    };
-    proc.stdout.on('data', look);
-    exited.then(({ code, signal }) => {
-      clearTimeout(timer);
-      reject(new Error(`server exited (${code ?? signal}) before listening:\n${out.stdout}${out.stderr}`));
-    });
-  });
-  const { port } = new URL(url);
-  return {
-    url, port: Number(port), dbPath, proc, out, exited,
-    async stop() {
-      if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGTERM');
-      const r = await exited;
-      if (dir) removeDir(dir);
-      return r;
-    },
-    async kill() {
-      proc.kill('SIGKILL');
-      return exited;
-    },
-    logs() { return out.stdout + out.stderr; },
-  };
+// Starts `phantomgo serve` on 127.0.0.1 (tests/lib/server.mjs: its options
+// and handle). Its output() keeps everything the process wrote, for the
+// "no token in the logs" checks; stop() (SIGTERM) asserts a clean exit,
+// kill() is kill -9. `db` pins the database file for the tests about it.
+export function startServer({ args = [], ...options } = {}) {
+  return serverProcess.startServer({ ...options, args: ['--listen', '127.0.0.1', ...args] });
 }
 
 // One HTTP request on a fresh connection (no keep-alive, so every request is

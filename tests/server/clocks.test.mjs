@@ -371,7 +371,7 @@ test('a version-1 database file is upgraded in place and its games play on', asy
     execFileSync('sqlite3', [db], { input: `.read ${path.join(ROOT, 'tests/server/fixtures/schema-v1.sql')}\n${sql}\n` });
     assert.equal(execFileSync('sqlite3', [db, 'PRAGMA user_version']).toString().trim(), '1');
 
-    const old = await startServer({ dir, args: ['--test-clock'] });
+    const old = await startServer({ dir, db, args: ['--test-clock'] });
     try {
       const view = await viewOf('oldgame00001', white, old.url);
       assert.equal(view.seq, 1);

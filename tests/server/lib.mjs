@@ -2,55 +2,22 @@
 // --port 0`) on a temporary database, call its HTTP API with fetch, open
 // WebSockets with the `ws` package, and check that what one viewer receives
 // holds nothing that viewer may not know.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import assert from 'node:assert/strict';
 import WebSocket from 'ws';
+import * as serverProcess from '../lib/server.mjs';
 
-export const BIN = process.env.PHANTOMGO_BIN ?? 'build/phantomgo';
-export const ROOT = path.resolve(new URL('../..', import.meta.url).pathname);
+export { BIN, ROOT } from '../lib/server.mjs';
 
 export function tempDir() {
-  return mkdtempSync(path.join(tmpdir(), 'pg-server-'));
+  return serverProcess.tempDir('pg-server-');
 }
 
-// Starts a server; resolves {url, proc, stop(), kill(), output()}. `dir`
-// keeps the database across restarts (the caller removes it); otherwise a
-// fresh directory is made and removed by stop().
-export async function startServer({ dir, args = [], env = {}, spawnVia } = {}) {
-  const own = !dir;
-  dir ??= tempDir();
-  const argv = ['serve', '--port', '0', '--db', path.join(dir, 'pg.db'), '--root', ROOT,
-                '--rate-limit', '0', '--create-limit', '0', ...args];
-  const proc = spawnVia ? spawnVia(BIN, argv) : spawn(BIN, argv, { env: { ...process.env, ...env } });
-  let out = '';
-  proc.stdout.on('data', (d) => { out += d; });
-  proc.stderr.on('data', (d) => { out += d; });
-  const exited = new Promise((resolve) => proc.on('exit', (code, signal) => resolve({ code, signal })));
-  const url = await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no "listening on" line:\n${out}`)), 20000);
-    proc.stdout.on('data', () => {
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) { clearTimeout(timer); resolve(m[1]); }
-    });
-    exited.then((r) => { clearTimeout(timer); reject(new Error(`server exited ${JSON.stringify(r)}:\n${out}`)); });
-  });
-  return {
-    url, proc, dir, exited,
-    output: () => out,
-    async stop() {
-      if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGTERM');
-      const r = await exited;
-      if (own) rmSync(dir, { recursive: true, force: true });
-      return r;
-    },
-    async kill() {
-      proc.kill('SIGKILL');
-      return exited;
-    },
-  };
+// Starts a server with no rate limits (tests/lib/server.mjs: its options,
+// its handle, and stop(), which asserts a clean exit). `dir` keeps the
+// database across restarts (the caller removes it); otherwise a fresh
+// directory is made and removed by stop().
+export function startServer({ args = [], ...options } = {}) {
+  return serverProcess.startServer({ ...options, args: ['--rate-limit', '0', '--create-limit', '0', ...args] });
 }
 
 // One API call; resolves {status, headers, text, json}.

@@ -122,6 +122,67 @@ TEST(bot_whole_games_are_legal_in_every_mode) {
     play_out(&s, "random", "flat:20", 5);
 }
 
+/* Every player kind on the smallest and the largest boards, plane and
+ * torus, with small budgets (they run under ASan in `make test`). On an
+ * empty 25x25 board a player's candidate list is longest: all 625 points
+ * plus the pass, which once overflowed ISMCTS's array by one. There the
+ * first decisions of both sides are played (a whole game would be slow);
+ * on 5x5 whole games are played to the end. */
+static const char *const every_kind[] = { "random", "heuristic", "flat:16", "strong:16" };
+
+static void first_decisions(const game_settings *s, const bot_config *cfg, int steps) {
+    duel *d = duel_new(s);
+    CHECK(d != NULL);
+    for (int i = 0; d && i < steps && referee_to_move(d->ref) != EMPTY; i++) {
+        point p;
+        CHECK_EQ_INT(duel_bot_step(d, cfg, 100 + (uint64_t)i, &p), REFUSE_NONE);
+    }
+    duel_free(d);
+}
+
+TEST(bot_every_kind_on_25x25_plane_and_torus) {
+    game_settings s = settings_default();
+    s.size = 25;
+    for (int torus = 0; torus <= 1; torus++) {
+        s.torus = torus;
+        for (size_t i = 0; i < sizeof every_kind / sizeof every_kind[0]; i++) {
+            bot_config cfg;
+            CHECK(bot_config_parse(every_kind[i], &cfg));
+            first_decisions(&s, &cfg, 6);
+        }
+    }
+}
+
+/* The user-facing levels (medium and strong are ISMCTS, easy is flat),
+ * their budgets cut to a few simulations. */
+TEST(bot_every_level_on_25x25_and_5x5) {
+    static const char *const levels[] = { "easy", "medium", "strong" };
+    for (size_t i = 0; i < sizeof levels / sizeof levels[0]; i++) {
+        bot_config cfg;
+        CHECK(bot_level(levels[i], &cfg));
+        cfg.playouts = 16;
+        cfg.time_ms = 0;
+        for (int size = 5; size <= 25; size += 20)
+            for (int torus = 0; torus <= 1; torus++) {
+                game_settings s = settings_default();
+                s.size = size;
+                s.torus = torus;
+                first_decisions(&s, &cfg, 4);
+            }
+    }
+}
+
+TEST(bot_every_kind_plays_whole_5x5_games_plane_and_torus) {
+    game_settings s = settings_default();
+    s.size = 5;
+    size_t n = sizeof every_kind / sizeof every_kind[0];
+    for (int torus = 0; torus <= 1; torus++) {
+        s.torus = torus;
+        for (size_t i = 0; i < n; i++)
+            play_out(&s, every_kind[i], every_kind[(i + 1) % n], 40 + i + (size_t)torus);
+    }
+}
+
 /* After Black's move White passes: passing now ends the game with Black
  * owning the whole board, so Black passes. */
 TEST(bot_passes_when_passing_wins) {

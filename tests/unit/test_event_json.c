@@ -4,6 +4,7 @@
 
 #include <stdlib.h>
 
+#include "engine/color.h"
 #include "wire/event_json.h"
 
 static void check_line(cJSON *o, const char *expect) {
@@ -62,6 +63,6 @@ TEST(event_json_wire_names) {
     CHECK_EQ_STR(illegal_reason_name(ILLEGAL_KO), "ko");
     CHECK_EQ_STR(end_reason_name(END_TIMEOUT), "timeout");
     CHECK_EQ_STR(end_reason_name(END_FORFEIT), "forfeit");
-    CHECK_EQ_STR(color_wire_name(WHITE), "W");
-    CHECK(color_wire_name(EMPTY) == NULL);
+    CHECK_EQ_STR(color_letter(WHITE), "W");
+    CHECK(color_letter(EMPTY) == NULL);
 }

@@ -10,7 +10,7 @@
 #include "server/config.h"
 #include "server/ratelimit.h"
 #include "server/secrets.h"
-#include "server/strbuf.h"
+#include "util/strbuf.h"
 #include "wire/view_json.h"
 
 TEST(secrets_tokens_are_43_base64url_chars_and_differ) {

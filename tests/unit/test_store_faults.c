@@ -18,6 +18,7 @@
  *   be simulated here). */
 #include "harness.h"
 #include "test_store_util.h"
+#include "util/now.h"
 
 #include <poll.h>
 #include <pthread.h>
@@ -26,7 +27,6 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <grp.h>
 #include <unistd.h>
 
@@ -232,23 +232,17 @@ static void note_ack(const struct ack *k, int max_acked[KILL_GAMES]) {
         max_acked[k->game] = k->seq;
 }
 
-static long ms_since(const struct timespec *start) {
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return (now.tv_sec - start->tv_sec) * 1000 + (now.tv_nsec - start->tv_nsec) / 1000000;
-}
 
 /* Reads acknowledgements for ms milliseconds from the first one (or until
  * the child dies), kills the child, then drains what it wrote before dying;
  * max_acked[g] = highest acknowledged seq. */
 static void collect_acks_then_kill(pid_t pid, int fd, int ms, int max_acked[KILL_GAMES]) {
     struct ack k;
-    struct timespec start;
     if (read(fd, &k, sizeof k) == sizeof k)
         note_ack(&k, max_acked);
-    clock_gettime(CLOCK_MONOTONIC, &start);
-    long left;
-    while ((left = ms - ms_since(&start)) > 0) {
+    int64_t start = now_monotonic_ms();
+    int64_t left;
+    while ((left = ms - (now_monotonic_ms() - start)) > 0) {
         struct pollfd pfd = { .fd = fd, .events = POLLIN };
         if (poll(&pfd, 1, (int)left) == 1 && read(fd, &k, sizeof k) == sizeof k)
             note_ack(&k, max_acked);

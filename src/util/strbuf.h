@@ -1,8 +1,10 @@
-/* strbuf: a growable byte buffer for composing responses (headers, metrics
- * text, WebSocket frames). Allocation failure is sticky: the buffer records
- * it and later appends do nothing, so a composer checks once at the end. */
-#ifndef PG_SERVER_STRBUF_H
-#define PG_SERVER_STRBUF_H
+/* strbuf: the one growable byte buffer of every layer (HTTP headers, metrics
+ * text, WebSocket frames, SGF records). Allocation failure is sticky: the
+ * buffer records it and later appends do nothing, so a composer writes
+ * straight through and checks once at the end (strbuf_take returns NULL).
+ * A zeroed strbuf (strbuf_init or `= {0}`) is an empty buffer. */
+#ifndef PG_UTIL_STRBUF_H
+#define PG_UTIL_STRBUF_H
 
 #include <stdarg.h>
 #include <stdbool.h>

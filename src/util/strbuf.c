@@ -1,5 +1,6 @@
-/* strbuf: growable byte buffer with sticky allocation failure. */
-#include "server/strbuf.h"
+/* strbuf: growable byte buffer with sticky allocation failure (see strbuf.h).
+ * Capacity doubles from 256 bytes, so n appends cost O(n) copies overall. */
+#include "util/strbuf.h"
 
 #include <stdio.h>
 #include <stdlib.h>

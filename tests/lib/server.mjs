@@ -1,0 +1,92 @@
+// The one way every node suite starts and stops a real `phantomgo serve`.
+//
+// startServer() spawns the binary (PHANTOMGO_BIN, else build/phantomgo) on
+// port 0 (or the port of a server it replaces), waits for its "listening on
+// http://ADDR:PORT" line and hands back a handle. stop() sends SIGTERM and
+// asserts what a clean shutdown means: exit status 0 and no sanitizer
+// report on stderr, so a suite cannot pass over a server that crashed,
+// leaked or hit undefined behaviour on its way out. kill() is kill -9, for
+// the crash tests; a killed handle's stop() only cleans up.
+//
+// The database argument is chosen here and nowhere else (testDatabase):
+// PHANTOMGO_TEST_DB_URL when set (to run the suites against another
+// backend), otherwise an SQLite file in the server's data directory. A test
+// that restarts a server on the same data passes the old handle's `dir`.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const BIN = path.resolve(ROOT, process.env.PHANTOMGO_BIN ?? 'build/phantomgo');
+
+const SANITIZER_REPORT = /AddressSanitizer|LeakSanitizer|UndefinedBehaviorSanitizer|ThreadSanitizer|runtime error:/;
+
+export function tempDir(prefix = 'pg-test-') {
+  return mkdtempSync(path.join(tmpdir(), prefix));
+}
+
+// The --db argument for a server whose data directory is dir.
+export function testDatabase(dir) {
+  return process.env.PHANTOMGO_TEST_DB_URL || path.join(dir, 'pg.db');
+}
+
+// Throws unless the exit {code, signal} and stderr are a clean shutdown's.
+export function assertCleanExit({ code, signal }, stderr, what = 'server') {
+  if (SANITIZER_REPORT.test(stderr)) throw new Error(`sanitizer report from the ${what}:\n${stderr}`);
+  if (code !== 0) throw new Error(`${what} exited with ${code ?? signal}; stderr:\n${stderr}`);
+}
+
+// Options:
+//   dir        data directory to reuse (a restart); otherwise a fresh one,
+//              removed by stop() unless removeDir says otherwise
+//   db         an explicit --db value (tests about the SQLite file itself;
+//              no directory is made then)
+//   port       0 (a free port) unless a restart must keep its address
+//   args, env  extra flags and environment
+//   spawnVia   (bin, argv) => ChildProcess, to start it under a wrapper
+// The handle: {url, port, dir, db, proc, exited, output(), stderr(),
+//              stop({keepData}), kill()}.
+export async function startServer({ dir, db, port = 0, args = [], env = {}, spawnVia,
+                                    removeDir = !dir && !db, timeoutMs = 20000 } = {}) {
+  if (!db) dir ??= tempDir();
+  db ??= testDatabase(dir);
+  const argv = ['serve', '--port', String(port), '--db', db, '--root', ROOT, ...args];
+  const proc = spawnVia ? spawnVia(BIN, argv)
+    : spawn(BIN, argv, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  proc.stdout.on('data', (d) => { out += d; });
+  proc.stderr.on('data', (d) => { out += d; err += d; });
+  const exited = new Promise((resolve) => proc.on('exit', (code, signal) => resolve({ code, signal })));
+  const url = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start in ${timeoutMs} ms:\n${out}`)), timeoutMs);
+    proc.stdout.on('data', () => {
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m) { clearTimeout(timer); resolve(m[1].replace(/\/$/, '')); }
+    });
+    proc.on('error', (e) => { clearTimeout(timer); reject(e); });
+    exited.then((r) => { clearTimeout(timer); reject(new Error(`server exited ${JSON.stringify(r)} before listening:\n${out}`)); });
+  });
+  let killed = false;
+  const cleanUp = (keepData) => { if (removeDir && dir && !keepData) rmSync(dir, { recursive: true, force: true }); };
+  return {
+    url, port: Number(new URL(url).port), dir, db, proc, exited,
+    output: () => out,      // stdout and stderr as they came
+    stderr: () => err,
+    // SIGTERM, then asserts a clean exit; resolves {code, signal}.
+    async stop({ keepData = false } = {}) {
+      if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGTERM');
+      const r = await exited;
+      cleanUp(keepData);
+      if (!killed) assertCleanExit(r, err);
+      return r;
+    },
+    async kill() {
+      killed = true;
+      proc.kill('SIGKILL');
+      return exited;
+    },
+  };
+}
