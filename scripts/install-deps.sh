@@ -9,9 +9,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-build_pkgs=(gcc make pkg-config libcivetweb-dev libcjson-dev libsqlite3-dev libqrencode-dev libssl-dev sqlite3 ca-certificates)
-test_pkgs=(clang libclang-rt-14-dev chromium fonts-noto-cjk curl procps)
-bench_pkgs=(wrk nginx-light valgrind)
+build_pkgs=(gcc make pkg-config libcivetweb-dev libcjson-dev libsqlite3-dev libpq-dev libqrencode-dev libssl-dev sqlite3 ca-certificates)
+test_pkgs=(clang libclang-rt-14-dev chromium fonts-noto-cjk curl procps postgresql haproxy)
+bench_pkgs=(wrk nginx-light valgrind postgresql haproxy)
 
 goal=${1:-build}
 case "$goal" in

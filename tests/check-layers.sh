@@ -19,5 +19,9 @@ for f in src/bot/*.[ch]; do
     check "$f" '#include *"(server|store)/|sqlite3|civetweb' "the bot sees only views, never storage or HTTP"
     check "$f" '#include *"engine/referee\.h"' "the bot never includes the referee (the truth)"
 done
+for f in src/*/*.[ch] src/*.[ch]; do
+    case "$f" in src/store/*) continue ;; esac
+    check "$f" '#include *[<"](sqlite3|libpq-fe)\.h[>"]' "only the store knows which database it runs on"
+done
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

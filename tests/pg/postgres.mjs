@@ -12,7 +12,7 @@
 // scram-sha-256 over TCP with the password PASSWORD, so a wrong password
 // can be tested; replication is allowed both ways for a standby.
 import { spawn, execFileSync } from 'node:child_process';
-import { appendFileSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { appendFileSync, chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -58,8 +58,11 @@ export async function freePort() {
   });
 }
 
+// The directory holds the unix socket, so anyone may enter it (a test
+// server may run as nobody); the data directory inside stays 0700.
 function ownedTempDir(prefix) {
   const dir = mkdtempSync(path.join(tmpdir(), prefix));
+  chmodSync(dir, 0o755);
   if (asRoot) { const [u, g] = pgIds(); chownSync(dir, u, g); }
   return dir;
 }

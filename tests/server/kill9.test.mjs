@@ -11,7 +11,12 @@ const ROUNDS = 20, GAMES = 8;
 
 async function playUntilKilled(url, games, acked, random, stop) {
   await Promise.all(games.map(async (g) => {
-    let view = (await call(url, 'GET', `/api/v1/games/${g.id}`, { token: g.tokens.black })).json;
+    let view;
+    try {
+      view = (await call(url, 'GET', `/api/v1/games/${g.id}`, { token: g.tokens.black })).json;
+    } catch {
+      return;                                    /* killed before this game's first read */
+    }
     let toMove = view.to_move, seq = view.seq;
     const free = allVertices(19);
     while (!stop.now) {
