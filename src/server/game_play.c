@@ -216,6 +216,9 @@ games_status game_commit_event(game *g, const action *a, const ref_event *ev, in
     referee_free(g->ref);
     g->ref = before;
     fprintf(stderr, "phantomgo: game %s: action %d not stored (%s)\n", g->id, sa.seq, store_strerror(rc));
+    /* A taken seq: another server moved the game on. Unavailable: the
+     * commit may have happened all the same. Either way the log decides. */
+    if (rc == STORE_CONFLICT || rc == STORE_UNAVAILABLE) g->log_in_doubt = true;
     return rc == STORE_UNAVAILABLE ? GAMES_UNAVAILABLE : GAMES_ERROR;
 }
 
@@ -224,6 +227,11 @@ games_status game_commit_event(game *g, const action *a, const ref_event *ev, in
  * game's end, the sequence number, a claim's limit, and the referee's own
  * refusals. */
 static games_status act_locked(game *g, int color, int seq, const action *a, char **answer, size_t *len) {
+    /* The log is the truth when this copy may be behind it: after a failed
+     * write, or when the player knows of later events than it holds (the
+     * game was played on another server meanwhile). */
+    if ((g->log_in_doubt || seq > referee_event_count(g->ref) + 1) && !game_reload_log(g) && g->log_in_doubt)
+        return GAMES_UNAVAILABLE;
     seat_answer *last = &g->last[color];
     if (last->seq && seq == last->seq && same_action(a, &last->act)) {
         *answer = copy_bytes(last->text, last->len);
@@ -243,6 +251,8 @@ static games_status act_locked(game *g, int color, int seq, const action *a, cha
     if (why != REFUSE_NONE) return from_refusal(why);
     metrics_move kind = metric_of(ev);
     games_status st = game_commit_event(g, a, ev, now);
+    if (st == GAMES_ERROR && g->log_in_doubt && game_reload_log(g))
+        return act_locked(g, color, seq, a, answer, len);  /* judged again on the log */
     if (st != GAMES_OK) return st;
     metrics_move_played(kind);
     game_invalidate(g);

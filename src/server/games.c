@@ -333,11 +333,11 @@ referee *referee_replay(const referee *r, int upto) {
     return copy;
 }
 
-static games_status load_game(games *gm, const char *id, game **out) {
+/* Loads g's row and log from the store into the fresh game g, replaying
+ * it; g is freed on failure. */
+static games_status load_into(games *gm, const char *id, game *g, game **out) {
     store_action *acts = NULL;
     int n = 0;
-    game *g = game_alloc(gm, id);
-    if (!g) return GAMES_ERROR;
     int rc = store_load_game(gm->st, id, &g->row, &acts, &n);
     if (rc != STORE_OK) {
         game_free(g);
@@ -356,9 +356,36 @@ static games_status load_game(games *gm, const char *id, game **out) {
     }
     g->settings = s;
     atomic_store(&g->over, referee_result(g->ref).over);
-    game_clock_rearm(g);
     *out = g;
     return GAMES_OK;
+}
+
+static games_status load_game(games *gm, const char *id, game **out) {
+    game *g = game_alloc(gm, id);
+    if (!g) return GAMES_ERROR;
+    games_status st = load_into(gm, id, g, out);
+    if (st == GAMES_OK) game_clock_rearm(g);
+    return st;
+}
+
+bool game_reload_log(game *g) {
+    game *fresh = game_alloc(g->owner, g->id), *loaded;
+    if (!fresh || load_into(g->owner, g->id, fresh, &loaded) != GAMES_OK) return false;
+    /* Swap what the log determines; fresh leaves with the old state. */
+    referee *ref = g->ref; g->ref = fresh->ref; fresh->ref = ref;
+    int64_t *at = g->at_ms; g->at_ms = fresh->at_ms; fresh->at_ms = at;
+    int n_at = g->n_at; g->n_at = fresh->n_at; fresh->n_at = n_at;
+    int cap_at = g->cap_at; g->cap_at = fresh->cap_at; fresh->cap_at = cap_at;
+    store_game row = g->row; g->row = fresh->row; fresh->row = row;
+    for (int c = 0; c < 3; c++) {
+        seat_answer last = g->last[c]; g->last[c] = fresh->last[c]; fresh->last[c] = last;
+    }
+    game_free(fresh);
+    g->log_in_doubt = false;
+    atomic_store(&g->over, referee_result(g->ref).over);
+    game_invalidate(g);
+    game_clock_rearm(g);
+    return true;
 }
 
 static bool id_well_formed(const char *id) {

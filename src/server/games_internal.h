@@ -62,6 +62,10 @@ struct game {
     int n_at, cap_at;
     seat_answer last[3];         /* [BLACK], [WHITE] */
     char *view_text[VIEWERS];    /* cached JSON of each viewer's view; NULL = stale */
+    /* A write failed in a way that may mean the log has moved on without
+     * this copy (another server appended, or a commit's outcome is
+     * unknown): reload from the log before judging the next action. */
+    bool log_in_doubt;
     size_t view_len[VIEWERS];
 
     /* Watcher lock. */
@@ -111,6 +115,10 @@ int64_t games_clock_ms(void);   /* monotonic: the registry's idle sweep */
 void game_table(const game *g, view_table *t);
 /* A new referee with the first `upto` actions of r replayed (NULL: out of memory). */
 referee *referee_replay(const referee *r, int upto);
+/* Game lock held. Replaces g's log-derived state (referee, times, last
+ * answers, row) with the store's, keeping its watchers; false (g
+ * unchanged) if the store cannot be read. */
+bool game_reload_log(game *g);
 game *game_ref(game *g);
 
 /* game_play.c */

@@ -15,8 +15,9 @@ export const HAPROXY_CFG = path.join(ROOT, 'docker/haproxy.cfg');
 // `port`. Each `server appN ...` line keeps its options (check or track).
 export function haproxyConfig(port, serverPorts) {
   const text = readFileSync(HAPROXY_CFG, 'utf8');
-  let out = text.replace(/^(\s*)bind :8080$/m, `$1bind 127.0.0.1:${port}`)
-    .replace(/^(\s*)log stdout.*$/m, '$1# log: off in tests');
+  const out = text.replace(/^(\s*)bind :8080$/m, `$1bind 127.0.0.1:${port}`)
+    .replace(/^(\s*)log stdout.*$/m, '$1# log: off in tests')
+    .replace(/^(\s*)maxconn \d+$/m, '$1maxconn 2000');
   return out.split('\n').flatMap((line) => {
     const m = /^(\s*)server app1 app1:8080 (.*)$/.exec(line);
     if (m) return serverPorts.map((p, i) => `${m[1]}server app${i + 1} 127.0.0.1:${p} ${m[2].replace('games/app1', `games/app${i + 1}`)}`);

@@ -169,7 +169,7 @@ export async function startStandby(primary, { name = 'standby1' } = {}) {
   const dir = ownedTempDir('pg-standby-');
   const data = path.join(dir, 'data');
   run('pg_basebackup', ['-D', data, '-h', primary.dir, '-p', String(primary.port), '-U', USER,
-                        '-X', 'stream', '-R', '--no-sync']);
+                        '-X', 'stream', '-R', '--no-sync', '--checkpoint=fast']);
   appendFileSync(path.join(data, 'postgresql.auto.conf'),
                  `primary_conninfo = 'host=${primary.dir} port=${primary.port} user=${USER} application_name=${name}'\n`);
   const port = await freePort();
