@@ -53,6 +53,17 @@ CREATE TABLE notes (
     PRIMARY KEY (game_id, color)
 );
 
+-- Every stored action tells the servers sharing the database (LISTEN
+-- phantomgo_actions, payload "game_id seq"), delivered at its commit, so a
+-- server holding that game in memory can catch up with the log.
+CREATE FUNCTION phantomgo_notify_action() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM pg_notify('phantomgo_actions', NEW.game_id || ' ' || NEW.seq);
+    RETURN NULL;
+END $$;
+CREATE TRIGGER actions_notify AFTER INSERT ON actions
+    FOR EACH ROW EXECUTE FUNCTION phantomgo_notify_action();
+
 -- The schema's version, one row.
 CREATE TABLE phantomgo_schema (
     version integer NOT NULL

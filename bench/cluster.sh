@@ -43,7 +43,7 @@ free_port() { node -e "const s=require('net').createServer();s.listen(0,'127.0.0
 
 # start_server DB LOG: starts one server, prints its port.
 start_server() {
-    "$bin" serve --port 0 --listen 127.0.0.1 --db "$1" --threads 32 --max-websockets $((spectators + 64)) \
+    "$bin" serve --port 0 --listen 127.0.0.1 --db "$1" --threads 32 --max-websockets $((spectators + 64)) --websockets-per-address $((spectators + 64)) \
         --rate-limit 0 --create-limit 0 >"$2" 2>"$2.err" &
     pids+=($!)
     for _ in $(seq 100); do grep -q 'listening on' "$2" 2>/dev/null && break; sleep 0.1; done

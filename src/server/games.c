@@ -178,6 +178,24 @@ void game_release(game *g) {
     pthread_mutex_unlock(&gm->lock);
 }
 
+/* Any server sharing the database stored action seq of game id: a copy
+ * held here that is behind (the game was played on another server
+ * meanwhile) catches up from the log and tells its watchers, so sockets
+ * still open here see every event. */
+static void on_stored_action(void *ctx, const char *id, int seq) {
+    games *gm = ctx;
+    pthread_mutex_lock(&gm->lock);
+    game *g = registry_find(gm, id);
+    if (g) g->refs++;
+    pthread_mutex_unlock(&gm->lock);
+    if (!g) return;
+    pthread_mutex_lock(&g->lock);
+    bool caught_up = referee_event_count(g->ref) < seq && game_reload_log(g);
+    pthread_mutex_unlock(&g->lock);
+    if (caught_up) game_changed(g);
+    game_release(g);
+}
+
 int games_open(games **out, store *st, char *err, size_t errlen) {
     *out = NULL;
     games *gm = calloc(1, sizeof *gm);
@@ -198,12 +216,14 @@ int games_open(games **out, store *st, char *err, size_t errlen) {
         games_close(gm);
         return GAMES_ERROR;
     }
+    store_watch_actions(st, on_stored_action, gm);
     *out = gm;
     return GAMES_OK;
 }
 
 void games_close(games *gm) {
     if (!gm) return;
+    store_watch_actions(gm->st, NULL, NULL);
     games_clock_stop(gm);
     games_bot_stop(gm);
     games_lobby_free(gm);

@@ -123,6 +123,16 @@ int store_set_rematch(store *st, const char *game_id, const char *rematch_id);
 int store_put_notes(store *st, const char *game_id, int color,
                     const char *ghosts_json);
 
+/* Calls fn(ctx, game_id, seq) on a thread of the store whenever an action
+ * is stored by any server sharing the database (this one included), so a
+ * server can refresh a game another one moved on. Only the PostgreSQL
+ * backend has other servers (LISTEN/NOTIFY); on SQLite this does nothing.
+ * Notifications are a hint, not a log: some may be lost while the database
+ * is unreachable. fn must return quickly. NULL fn stops the watching; call
+ * it so before store_close frees what ctx points to. */
+typedef void (*store_action_fn)(void *ctx, const char *game_id, int seq);
+void store_watch_actions(store *st, store_action_fn fn, void *ctx);
+
 /* Reads (any thread). They see every write that returned STORE_OK before
  * they started. STORE_UNAVAILABLE when the file cannot be read.
  *

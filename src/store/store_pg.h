@@ -30,6 +30,12 @@ typedef struct {
 
 struct pg_store {
     char           *conninfo;
+    /* The LISTEN thread of pg_store_watch (store_pg_listen.c). */
+    pthread_t       listener;
+    bool            listening;
+    int             stop_pipe[2];
+    store_action_fn on_action;
+    void           *on_action_ctx;
     pg_link         writer;                  /* the writer thread's alone */
     pg_link         readers[STORE_READERS];
     int             free_readers[STORE_READERS];
@@ -62,6 +68,10 @@ bool pg_store_is_conninfo(const char *location);
 int pg_store_open(pg_store **out, const char *conninfo, const char *schema_pg_path,
                   char *err, size_t errlen);
 void pg_store_close(pg_store *pg);
+
+/* Starts (fn non-NULL) or stops the thread that LISTENs for stored actions;
+ * pg_store_close stops it too. */
+void pg_store_watch(pg_store *pg, store_action_fn fn, void *ctx);
 
 /* Commits a batch of queued writes (called by the writer thread only). */
 void pg_store_commit(pg_store *pg, write_req *list);
