@@ -83,7 +83,11 @@ test(`kill -9 one of three servers ${KILLS} times under ${GAMES} games: nothing 
   try {
     const games = [];
     for (let i = 0; i < GAMES; i++) {
-      const res = await call(cluster.url, 'POST', '/api/v1/games', { body: { mode: 'hotseat', settings: { size: 9 } } });
+      // A keep-alive connection closed under a request is tried again.
+      let res;
+      for (let tries = 0; !res && tries < 5; tries++)
+        res = await call(cluster.url, 'POST', '/api/v1/games', { body: { mode: 'hotseat', settings: { size: 9 } } })
+          .catch(() => null);
       assert.equal(res.status, 201, res.text);
       games.push({ id: res.json.game.id, tokens: Object.fromEntries(res.json.seats.map((s) => [s.color, s.token])),
                    seq: 0, toMove: 'black', acked: new Map(), retries: 0, other: [] });
