@@ -1,7 +1,8 @@
-/* phantomgo: one binary, several subcommands (serve, referee, arena, bench,
- * healthcheck). Each subcommand lives in its own module and exposes one
+/* phantomgo: one binary, several subcommands (serve, referee, arena, gtp,
+ * bench, healthcheck). Each subcommand lives in its own module and exposes one
  * entry point declared in commands.h; this file only dispatches. */
 #include "commands.h"
+#include "version.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -14,6 +15,7 @@ static const struct command commands[] = {
     { "bench", cmd_bench, "engine benchmark: playouts and referee games per second" },
     { "healthcheck", cmd_healthcheck, "exit 0 when the server's /api/health answers HTTP 200" },
     { "arena", cmd_arena, "play computer players against each other and measure strength" },
+    { "gtp", cmd_gtp, "the computer player as a GTP engine (Phantom Go dialect, docs/GTP.md)" },
 };
 
 static void usage(FILE *out) {
@@ -21,7 +23,7 @@ static void usage(FILE *out) {
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(out, "  %-12s %s\n", commands[i].name, commands[i].summary);
     fprintf(out, "\n'phantomgo <command> --help' describes a command's options.\n"
-                 "phantomgo %s (%s)\n", PG_VERSION, PG_COMMIT);
+                 "phantomgo %s (%s)\n", pg_version, pg_commit);
 }
 
 int main(int argc, char **argv) {
@@ -30,7 +32,7 @@ int main(int argc, char **argv) {
         return argc < 2 ? 2 : 0;
     }
     if (!strcmp(argv[1], "--version")) {
-        printf("phantomgo %s (%s)\n", PG_VERSION, PG_COMMIT);
+        printf("phantomgo %s (%s)\n", pg_version, pg_commit);
         return 0;
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)

@@ -1,27 +1,144 @@
 #!/usr/bin/env bash
-# The layering rule as a test: the engine (board, referee, view) is pure C and
-# may include no I/O, JSON, SQL, HTTP or thread headers; the bot may include
-# the engine but never the server or storage. One check per rule and file.
+# The layering rules as a test, read from what the compiler saw.
+#
+# Every object's .d file (written by -MMD during the build) lists every
+# project header its translation unit pulled in, directly or through other
+# headers. Each file of src/ belongs to one module (MODULES below: path
+# globs, first match wins, so a renamed file only needs its glob); a module
+# may see only the modules its rule lists (RULES), and some headers are
+# forbidden outright (FORBIDDEN: the referee's truth). System headers are
+# not in .d files, so the libraries each layer may include are checked on
+# the direct #include lines (LIBRARIES). At the end the module graph is
+# printed: for each module, the modules its files see.
+#
+# Usage: tests/check-layers.sh [BUILD_DIR]   (default build; run `make` first)
+set -uo pipefail
 cd "$(dirname "$0")/.."
+objdir=${1:-${O:-build}}/obj
+
+# module   files (globs)
+MODULES='
+engine   src/engine/*
+util     src/util/* src/version.h
+bot      src/bot/*
+wire     src/wire/*
+store    src/store/*
+support  src/server/config.* src/server/metrics.* src/server/ratelimit.* src/server/secrets.*
+games    src/server/game.* src/server/game_* src/server/games.* src/server/games_* src/server/computer.* src/server/deadlines.* src/server/lobby.*
+http     src/server/http* src/server/reply* src/server/api_* src/server/hub.* src/server/static.* src/server/server.h
+seat     src/cli/gtp_engine.* src/cli/gtp_report.* src/cli/game_seed.*
+main     src/main.c src/commands.h src/cli/* src/server/serve_cmd.c
+'
+# module   modules its files may see ("*": any)
+RULES='
+engine   engine util
+util     util
+bot      bot engine util
+wire     wire engine util
+store    store util
+support  support util
+games    games support store wire bot engine util
+http     http games support store wire engine util
+seat     *
+main     *
+'
+# module   project header it must not see, even through another header
+FORBIDDEN='
+bot      src/engine/referee.h
+wire     src/engine/referee.h
+seat     src/engine/referee.h
+'
+# module   system headers it must not include (extended regex on the name)
+LIBRARIES='
+engine   ^(stdio|civetweb|cjson/|cJSON|sqlite3|libpq|pthread|unistd|fcntl|time|sys/)
+util     ^(civetweb|cjson/|cJSON|sqlite3|libpq)
+bot      ^(civetweb|cjson/|cJSON|sqlite3|libpq|unistd|fcntl|sys/)
+wire     ^(civetweb|sqlite3|libpq|pthread|unistd|fcntl|sys/)
+store    ^(civetweb|cjson/|cJSON)
+support  ^(civetweb|sqlite3|libpq)
+games    ^(civetweb|sqlite3|libpq)
+http     ^(sqlite3|libpq)
+'
+
 pass=0 fail=0
-check() {   # check FILE FORBIDDEN-REGEX WHY
-    if grep -nE "$2" "$1" >/dev/null; then
-        echo "FAIL $1: $3"; grep -nE "$2" "$1" | sed 's/^/    /'; fail=$((fail + 1))
-    else pass=$((pass + 1)); fi
+failed() { echo "FAIL $*"; fail=$((fail + 1)); }
+
+module_of() {   # module_of PATH -> module name, or nothing
+    local mod globs glob
+    while read -r mod globs; do
+        [ -n "$mod" ] || continue
+        for glob in $globs; do
+            # shellcheck disable=SC2053
+            if [[ $1 == $glob ]]; then echo "$mod"; return; fi
+        done
+    done <<<"$MODULES"
 }
-for f in src/engine/*.[ch]; do
-    [ -e "$f" ] || continue
-    check "$f" '#include *[<"](stdio|civetweb|cjson/cJSON|cJSON|sqlite3|pthread|unistd|fcntl|sys/)[^>"]*[>"]' "the engine does no I/O and knows no library"
-    check "$f" '#include *"(server|store|wire|cli|bot)/' "the engine depends on nothing above it"
+
+# The tables as arrays by module.
+declare -A allowed forbid libs
+while read -r m rest; do [ -n "$m" ] && allowed[$m]=" $rest "; done <<<"$RULES"
+while read -r m rest; do [ -n "$m" ] && forbid[$m]="$rest"; done <<<"$FORBIDDEN"
+while read -r m rest; do [ -n "$m" ] && libs[$m]="$rest"; done <<<"$LIBRARIES"
+modules=$(awk 'NF { print $1 }' <<<"$MODULES")
+
+# Every file of src/ belongs to a module.
+declare -A mod_of
+for f in $(find src -name '*.[ch]' | sort); do
+    m=$(module_of "$f")
+    if [ -z "$m" ]; then failed "$f belongs to no module: add it to MODULES in $0"; continue; fi
+    mod_of[$f]=$m
 done
-for f in src/bot/*.[ch]; do
-    [ -e "$f" ] || continue
-    check "$f" '#include *"(server|store)/|sqlite3|civetweb' "the bot sees only views, never storage or HTTP"
-    check "$f" '#include *"engine/referee\.h"' "the bot never includes the referee (the truth)"
+
+# The include graph from the .d files: for each source, what it saw.
+declare -A sees   # "from to" -> count of files of `from` that see `to`
+for src in $(find src -name '*.c' | sort); do
+    from=${mod_of[$src]:-}
+    [ -n "$from" ] || continue
+    dep="$objdir/${src%.c}.d"
+    if [ ! -f "$dep" ]; then failed "$dep missing: build first (make)"; continue; fi
+    # The first rule of a .d file: "obj: src hdr hdr ...", continued by '\'.
+    headers=$(sed -n '1,/[^\\]$/p' "$dep" | tr -d '\\' | tr ' ' '\n' | grep -E '^src/.*\.h$' | sort -u)
+    declare -A seen_here=()
+    for h in $headers; do
+        to=${mod_of[$h]:-}
+        [ -n "$to" ] || continue
+        seen_here[$to]=1
+        for bad in ${forbid[$from]:-}; do
+            if [ "$h" = "$bad" ]; then failed "$src ($from) sees $h"; else pass=$((pass + 1)); fi
+        done
+    done
+    ok=${allowed[$from]:-}
+    for to in "${!seen_here[@]}"; do
+        sees["$from $to"]=$(( ${sees["$from $to"]:-0} + 1 ))
+        if [ "$ok" = " * " ] || [[ $ok == *" $to "* ]]; then pass=$((pass + 1))
+        else failed "$src ($from) sees module $to:$(for h in $headers; do [ "${mod_of[$h]:-}" = "$to" ] && printf ' %s' "$h"; done)"; fi
+    done
+    unset seen_here
 done
-for f in src/*/*.[ch] src/*.[ch]; do
-    case "$f" in src/store/*) continue ;; esac
-    check "$f" '#include *[<"](sqlite3|libpq-fe)\.h[>"]' "only the store knows which database it runs on"
+
+# Libraries, on the direct includes of every file.
+for f in "${!mod_of[@]}"; do
+    regex=${libs[${mod_of[$f]}]:-}
+    [ -n "$regex" ] || continue
+    bad=$(sed -nE 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*<([^>]+)>.*/\1/p' "$f" | grep -E "$regex")
+    if [ -n "$bad" ]; then failed "$f (${mod_of[$f]}) includes <$(echo $bad | tr ' ' ',')>"; else pass=$((pass + 1)); fi
 done
-echo "$pass passed, $fail failed"
+
+echo "include graph (from $objdir/**/*.d; module: the modules its files see, with how many files see each):"
+for from in $modules; do
+    line=""
+    for to in $modules; do
+        [ "$to" != "$from" ] && [ -n "${sees["$from $to"]:-}" ] && line+=" $to(${sees["$from $to"]})"
+    done
+    printf '  %-8s ->%s\n' "$from" "${line:- (nothing)}"
+done
+# Two modules that see each other form a circle.
+for a in $modules; do
+    for b in $modules; do
+        if [[ $a < $b ]] && [ -n "${sees["$a $b"]:-}" ] && [ -n "${sees["$b $a"]:-}" ]; then
+            failed "modules $a and $b see each other"
+        fi
+    done
+done
+echo "layers: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

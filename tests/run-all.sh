@@ -5,7 +5,9 @@
 #
 # Each suite prints either the C harness's "N passed, N failed" or node's TAP
 # summary ("# pass N" / "# fail N"); this script reads whichever it finds.
-# Full logs stay under build/test-logs/ for a reviewer.
+# Full logs stay under build/test-logs/ for a reviewer. A suite that cannot
+# run here says so with a line "skipped: <why>" (optionally "NAME: skipped:
+# <why>"): it counts nothing, and its reason is repeated before the summary.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -13,6 +15,7 @@ logs=build/test-logs
 mkdir -p "$logs"
 total_pass=0
 total_fail=0
+skipped=()
 
 count_from_log() {   # prints "pass fail" read from a suite log
     local log=$1 p f line
@@ -29,10 +32,16 @@ count_from_log() {   # prints "pass fail" read from a suite log
 
 run_suite() {        # run_suite NAME COMMAND...
     local name=$1; shift
-    local log="$logs/$name.log" started=$SECONDS rc counts p f
+    local log="$logs/$name.log" started=$SECONDS rc counts p f why
     printf '== %s\n' "$name"
     "$@" >"$log" 2>&1
     rc=$?
+    why=$(sed -nE 's/^([A-Za-z-]+: )?skipped: //p' "$log" | head -n 1)
+    if [ -n "$why" ] && [ "$rc" -eq 0 ]; then
+        printf '   %s: skipped: %s (%ds, log %s)\n' "$name" "$why" $((SECONDS - started)) "$log"
+        skipped+=("$name: $why")
+        return
+    fi
     counts=$(count_from_log "$log")
     if [ -z "$counts" ]; then
         p=0; f=1
@@ -89,5 +98,6 @@ if [ -x tests/fuzz/smoke.sh ]; then run_suite fuzz-smoke tests/fuzz/smoke.sh; fi
 # builds with podman and must not run twice at once); CI never sets it.
 if [ -x docker/check.sh ] && [ -z "${SKIP_DOCKER:-}" ]; then run_suite docker docker/check.sh; fi
 
+for s in "${skipped[@]}"; do echo "skipped (counted neither passed nor failed): $s"; done
 echo "$total_pass passed, $total_fail failed"
 [ "$total_fail" -eq 0 ]

@@ -6,11 +6,9 @@
 bool belief_fits(const board *b, int c, point p) {
     if (board_at(b, p) != EMPTY || board_check(b, c, p) != MOVE_OK)
         return false;
-    for (int d = 0; d < 4; d++) {
-        point q = b->geo->neighbour[p][d];
+    foreach_neighbour(b->geo, p, q)
         if (b->color[q] == color_other(c) && board_in_atari(b, q))
             return false;   /* p is that group's last liberty */
-    }
     return true;
 }
 
@@ -32,13 +30,7 @@ static bool place_own_stones(belief *bf, const bot_memory *m) {
 
 static double line_weight(const board *b, point p) {
     static const double by_line[] = { 0.35, 0.9, 1.3, 1.2 };
-    if (board_is_torus(b))
-        return 1.0;
-    int n = board_size(b), x = board_x(b, p), y = board_y(b, p);
-    int line = x;
-    if (y < line) line = y;
-    if (n - 1 - x < line) line = n - 1 - x;
-    if (n - 1 - y < line) line = n - 1 - y;
+    int line = board_edge_distance(b, p);   /* BOARD_NO_EDGE on a torus */
     return line < 4 ? by_line[line] : 1.0;
 }
 
@@ -52,15 +44,19 @@ static bool known_stone(const bot_memory *m, point p) {
 static int nearness(const bot_memory *m, point p) {
     const board_geometry *g = m->geo;
     int best = 0;
-    for (int d = 0; d < 4 && best < 2; d++) {
-        point q = g->neighbour[p][d];
+    foreach_neighbour(g, p, q) {
+        if (best == 2)
+            break;
         if (q == BOARD_OFF_POINT)
             continue;
         if (known_stone(m, q))
             best = 2;
-        for (int e = 0; e < 4 && best < 1; e++)
-            if (known_stone(m, g->neighbour[q][e]) && g->neighbour[q][e] != p)
+        foreach_neighbour(g, q, r) {
+            if (best >= 1)
+                break;
+            if (known_stone(m, r) && r != p)
                 best = 1;
+        }
     }
     return best;
 }
@@ -133,8 +129,8 @@ static point draw_prior(const belief *bf, rng *r) {
  * for every refusal in every simulation). */
 static point last_liberty_after(const board *b, int me, point p) {
     int empty_neighbours = 0;
-    for (int d = 0; d < 4; d++)
-        empty_neighbours += b->color[b->geo->neighbour[p][d]] == EMPTY;
+    foreach_neighbour(b->geo, p, q)
+        empty_neighbours += b->color[q] == EMPTY;
     if (empty_neighbours >= 2)
         return NO_POINT;
     board after;
@@ -146,11 +142,9 @@ static point last_liberty_after(const board *b, int me, point p) {
     for (point q = 0; q < board_points(&after); q++) {
         if (after.color[q] != EMPTY)
             continue;
-        for (int d = 0; d < 4; d++) {
-            point n = after.geo->neighbour[q][d];
+        foreach_neighbour(after.geo, q, n)
             if (after.color[n] == me && after.group[n] == root)
                 return q;
-        }
     }
     return NO_POINT;
 }

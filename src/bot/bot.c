@@ -2,6 +2,7 @@
  * the players (see bot.h). */
 #include "bot/bot.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,11 +46,14 @@ bool bot_config_parse(const char *spec, bot_config *out) {
     return false;
 }
 
+/* Easy and medium are budgets in simulations, capped by strong's second:
+ * on 19x19, or on a busy machine, their simulations cost more, and no level
+ * should keep a player waiting longer than the strongest. */
 bool bot_level(const char *level, bot_config *out) {
     if (!strcmp(level, "easy"))
-        *out = (bot_config){ BOT_FLAT, 300, 0 };
+        *out = (bot_config){ BOT_FLAT, 300, 1000 };
     else if (!strcmp(level, "medium"))
-        *out = (bot_config){ BOT_STRONG, 3000, 0 };
+        *out = (bot_config){ BOT_STRONG, 3000, 1000 };
     else if (!strcmp(level, "strong"))
         *out = (bot_config){ BOT_STRONG, 0, 1000 };
     else
@@ -59,6 +63,7 @@ bool bot_level(const char *level, bot_config *out) {
 
 point bot_choose(const bot_config *cfg, const bot_memory *m, uint64_t seed,
                  bot_stats *stats_out) {
+    assert(m->view.to_move == m->me);
     double start = now_monotonic_s();
     rng r;
     rng_seed(&r, seed);

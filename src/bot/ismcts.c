@@ -58,11 +58,9 @@ typedef struct tree_work {
 } tree_work;
 
 static double prior_of(const board *b, point p) {
-    if (p == PASS_POINT || board_is_torus(b))
+    if (p == PASS_POINT)
         return 0.5;
-    int n = board_size(b), x = board_x(b, p), y = board_y(b, p);
-    bool edge = x == 0 || y == 0 || x == n - 1 || y == n - 1;
-    return edge ? 0.35 : 0.5;
+    return board_edge_distance(b, p) == 0 ? 0.35 : 0.5;   /* a torus has no edge */
 }
 
 /* Gives node `at` the children moves[0..n-1]; false if the pool is full. */
@@ -130,6 +128,30 @@ static int32_t select_child(tree_work *tw, int32_t at, int me, rng *r) {
     return best;
 }
 
+/* Capture Go: a move of ours on b that captures an opponent group of at
+ * least `need` stones in atari (its one liberty), or NO_POINT. */
+static point winning_capture(const board *b, int me, int need) {
+    int opp = color_other(me);
+    for (point p = 0; p < board_points(b); p++) {
+        if (board_at(b, p) != opp || b->group[p] != p || !board_in_atari(b, p))
+            continue;
+        const board_group *g = &b->grp[p];
+        point liberty = (point)(g->lib_sum / g->libs);
+        if (g->stones >= need && board_check(b, me, liberty) == MOVE_OK)
+            return liberty;
+    }
+    return NO_POINT;
+}
+
+/* The child of node `at` playing p, or -1. */
+static int32_t child_playing(const tree_work *tw, int32_t at, point p) {
+    const node *parent = &tw->pool[at];
+    for (int32_t i = parent->first_child; i < parent->first_child + parent->n_children; i++)
+        if (tw->pool[i].move == p)
+            return i;
+    return -1;
+}
+
 /* Walks back up the path, crediting each node and the AMAF statistics of
  * the siblings we played first after their parent's position. */
 static void backup(tree_work *tw, int depth, int me, double result) {
@@ -156,6 +178,11 @@ static void backup(tree_work *tw, int depth, int me, double result) {
 
 static void simulate(tree_work *tw, const bot_memory *m, rng *r) {
     int me = m->me, opp = color_other(me), komi = m->view.settings.komi_x2;
+    /* Capture Go: a capture in the tree that reaches the target decides
+     * the simulation (1 or 0) without a playout. */
+    int target = m->view.settings.capture_target;
+    int captures[3] = { 0, m->view.captured_by[BLACK], m->view.captured_by[WHITE] };
+    double decided = -1;
     belief_sample(&tw->bf, &tw->sample, r);
     memset(tw->first_mover, 0, (size_t)board_points(&tw->sample));
     int32_t at = 0;
@@ -169,7 +196,12 @@ static void simulate(tree_work *tw, const bot_memory *m, rng *r) {
             if (tw->pool[at].n_children == 0)
                 break;
         }
-        int32_t child = select_child(tw, at, me, r);
+        /* A capture that wins on this board is what any player would play:
+         * the search would find it only by luck, since AMAF cannot see it. */
+        point win = target > 0 ? winning_capture(&tw->sample, me, target - captures[me]) : NO_POINT;
+        int32_t child = win != NO_POINT ? child_playing(tw, at, win) : -1;
+        if (child < 0)
+            child = select_child(tw, at, me, r);
         if (child < 0)
             break;
         point p = tw->pool[child].move;
@@ -182,18 +214,27 @@ static void simulate(tree_work *tw, const bot_memory *m, rng *r) {
             passes++;
             break;   /* the pass child is a leaf: the game goes on below */
         }
-        board_play(&tw->sample, me, p, NULL);
+        captures[me] += board_play(&tw->sample, me, p, NULL);
+        if (target > 0 && captures[me] >= target) {
+            decided = 1;
+            break;
+        }
         point q = search_random_move(&tw->sample, opp, r);
         if (q == PASS_POINT) {
             board_pass(&tw->sample);
         } else {
-            board_play(&tw->sample, opp, q, NULL);
+            captures[opp] += board_play(&tw->sample, opp, q, NULL);
             tw->theirs[depth - 1] = q;
+            if (target > 0 && captures[opp] >= target) {
+                decided = 0;
+                break;
+            }
         }
         passes = 0;
     }
     bool ended_on_pass = depth > 0 && tw->mine[depth - 1] == PASS_POINT;
-    double result = search_finish(&tw->sample, me, ended_on_pass ? opp : me,
+    double result = decided >= 0 ? decided
+                  : search_finish(&tw->sample, me, ended_on_pass ? opp : me,
                                   ended_on_pass ? passes : 0, komi, r, tw->first_mover);
     backup(tw, depth, me, result);
 }

@@ -32,9 +32,7 @@ static void set_fact(bot_memory *m, point p, int fact, int turn) {
 void bot_memory_init(bot_memory *m, const game_settings *s, int me) {
     memset(m, 0, sizeof *m);
     view_init(&m->view, s, (viewer)me);
-    board scratch;
-    board_init(&scratch, s->size, s->torus);
-    m->geo = scratch.geo;
+    m->geo = board_geometry_for(s->size, s->torus);
     m->me = me;
     m->ko_guess = NO_POINT;
     int n = s->size * s->size;
@@ -49,8 +47,7 @@ static void learn_capturers(bot_memory *m, const observation *ob) {
     for (int i = 0; i < ob->captured_known; i++) {
         point p = ob->captured[i];
         set_fact(m, p, OPP_UNKNOWN, ob->turn);
-        for (int d = 0; d < 4; d++) {
-            point q = m->geo->neighbour[p][d];
+        foreach_neighbour(m->geo, p, q) {
             if (q == BOARD_OFF_POINT || m->view.stone[q] == m->me)
                 continue;
             bool removed = false;
@@ -73,8 +70,7 @@ static void learn_unseen_capture(bot_memory *m, point p, int count, int turn) {
     seen[p] = true;
     while (top > 0) {
         point q = stack[--top];
-        for (int d = 0; d < 4; d++) {
-            point r = m->geo->neighbour[q][d];
+        foreach_neighbour(m->geo, q, r) {
             if (r == BOARD_OFF_POINT || seen[r])
                 continue;
             seen[r] = true;
@@ -110,11 +106,9 @@ static void learn_refusal(bot_memory *m, const observation *ob) {
         set_fact(m, p, ob->reason == ILLEGAL_OCCUPIED ? OPP_CERTAIN : OPP_REFUSED, ob->turn);
         return;
     }
-    for (int d = 0; d < 4; d++) {
-        point q = m->geo->neighbour[p][d];
+    foreach_neighbour(m->geo, p, q)
         if (q != BOARD_OFF_POINT && m->view.stone[q] != m->me)
             set_fact(m, q, OPP_CERTAIN, ob->turn);
-    }
 }
 
 void bot_memory_apply(bot_memory *m, const observation *ob) {

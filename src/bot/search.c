@@ -39,7 +39,7 @@ bool search_continue(const search_budget *b, long done) {
         return true;
     if (b->playouts > 0 && done >= b->playouts)
         return false;
-    if (b->deadline > 0 && done % 64 == 0 && now_monotonic_s() >= b->deadline)
+    if (b->deadline > 0 && done % 16 == 0 && now_monotonic_s() >= b->deadline)
         return false;
     return b->playouts > 0 || b->deadline > 0;
 }

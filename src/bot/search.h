@@ -30,7 +30,7 @@ typedef struct search_budget {
 
 search_budget search_budget_for(const bot_config *cfg, const bot_memory *m, double start);
 /* May simulation number done (0-based) still run? Reads the clock only
- * every 64 simulations. At least one simulation always runs. */
+ * every 16 simulations. At least one simulation always runs. */
 bool search_continue(const search_budget *b, long done);
 
 /* A uniformly random legal move of colour c on b that does not fill c's

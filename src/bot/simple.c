@@ -57,8 +57,7 @@ static int capture_size(const board *b, int opp, point p) {
     int total = 0;
     point seen[4];
     int n_seen = 0;
-    for (int d = 0; d < 4; d++) {
-        point q = b->geo->neighbour[p][d];
+    foreach_neighbour(b->geo, p, q) {
         if (b->color[q] != opp || !board_in_atari(b, q))
             continue;
         point root = b->group[q];
@@ -76,11 +75,9 @@ static int capture_size(const board *b, int opp, point p) {
 /* Stones of ours in atari that playing at p saves (gives two liberties). */
 static int rescue_size(const board *b, int me, point p) {
     int at_risk = 0;
-    for (int d = 0; d < 4; d++) {
-        point q = b->geo->neighbour[p][d];
+    foreach_neighbour(b->geo, p, q)
         if (b->color[q] == me && board_in_atari(b, q))
             at_risk += b->grp[b->group[q]].stones;
-    }
     if (at_risk == 0)
         return 0;
     board after;
@@ -91,17 +88,11 @@ static int rescue_size(const board *b, int me, point p) {
 
 static double quiet_weight(const board *b, const bot_memory *m, point p) {
     static const double by_line[] = { 0.02, 0.7, 1.5, 1.5 };
-    double w = 1.0;
-    if (!board_is_torus(b)) {
-        int n = board_size(b), x = board_x(b, p), y = board_y(b, p);
-        int line = x < y ? x : y;
-        if (n - 1 - x < line) line = n - 1 - x;
-        if (n - 1 - y < line) line = n - 1 - y;
-        w = line < 4 ? by_line[line] : 1.0;
-    }
+    int line = board_edge_distance(b, p);   /* BOARD_NO_EDGE on a torus */
+    double w = line < 4 ? by_line[line] : 1.0;
     int enclosing = 0;   /* own stones and board edges around p */
-    for (int d = 0; d < 4; d++) {
-        int c = b->color[b->geo->neighbour[p][d]];
+    foreach_neighbour(b->geo, p, q) {
+        int c = b->color[q];
         if (c == color_other(m->me))
             w *= 2.0;
         enclosing += c == m->me || c == BOARD_OFF;

@@ -2,8 +2,9 @@
  * measures the difference in strength (the bot ladder, `make bench-bot`).
  *
  *   phantomgo arena --a strong --b flat --games 400 [--size 9] [--komi 7.5]
- *                   [--rules olympiad|common|hamburg] [--torus]
- *                   [--handicap N] [--capture N] [--threads K] [--seed S]
+ *                   [--rules olympiad|common|hamburg] [--ko simple|superko]
+ *                   [--torus] [--handicap N] [--capture N] [--threads K] [--seed S]
+ *                   [--timeout SECONDS] [--sgf DIR]
  *
  * Game i gives A black when i is even, white when odd, and has its own
  * seed, so results do not depend on how games are spread over threads.
@@ -13,27 +14,50 @@
  * truth, but each player only ever receives view_observe output for its
  * own colour, folded into its bot_memory, exactly as the server does.
  * A game that reaches the event cap (a very long ko fight between weak
- * players) is scored on the board as it stands.
+ * players) is ended by two passes, so it is scored on the board as it
+ * stands.
+ *
+ * A player "gtp:COMMAND" is an external engine speaking the Phantom Go
+ * dialect of GTP (docs/GTP.md): each arena thread runs it as its own
+ * process, reused game after game (clear_board), and sends it what its
+ * seat observed, one report a referee event, written from view_observe's
+ * output like everything else. An engine that crashes, times out, answers
+ * a command with an error or garbage, or attempts what the referee refuses
+ * (its own stone, a point already tried) loses that game by forfeit (by
+ * timeout when it was thinking); the game and the reason are printed and
+ * counted, and a fresh process plays the next game.
  *
  * Prints a progress line per finished game on stderr (so a match cut
  * short still tells its score so far), then the result in words and
  * machine-readable lines starting with "RESULT" for bench/bot-ladder.sh. */
 #include "commands.h"
 
+#include <ctype.h>
+#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
+
+#include <signal.h>
+#include <sys/stat.h>
 
 #include "bot/bot.h"
 #include "cli/arena_stats.h"
+#include "cli/game_seed.h"
+#include "cli/gtp_client.h"
+#include "cli/gtp_report.h"
 #include "engine/referee.h"
+#include "engine/vertex.h"
 #include "engine/view.h"
 #include "util/now.h"
+#include "wire/sgf.h"
 
 typedef struct side_totals {
     long decisions, turns, playouts;
@@ -46,12 +70,17 @@ typedef struct game_record {
     bool capped;
     side_totals side[2];     /* [0] A, [1] B */
     int refused;             /* actions the referee refused: a bot bug */
+    int forfeit;             /* -1, or the side (0 A, 1 B) that lost by a protocol failure */
+    char why[200];           /* what that side did wrong */
 } game_record;
 
 typedef struct arena {
     game_settings settings;
     bot_config player[2];    /* [0] A, [1] B */
     const char *name[2];
+    const char *gtp_command[2];   /* an external engine's command, or NULL */
+    int timeout_ms;          /* per GTP command */
+    const char *sgf_dir;     /* write each game's SGF there, or NULL */
     int games, threads;
     uint64_t seed;
     atomic_int next_game;
@@ -61,87 +90,230 @@ typedef struct arena {
     game_record *records;
 } arena;
 
-static uint64_t mix64(uint64_t x) {
-    x += 0x9e3779b97f4a7c15ull;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
+/* One game in progress: the truth, and what each side needs to play it.
+ * who 0 is A, 1 is B; engines[who] are the worker's processes (NULL for a
+ * built-in player), kept from game to game. */
+typedef struct game_ctx {
+    const arena *ar;
+    referee *r;
+    int colour[2];
+    bot_memory *mem;          /* [colour]: the built-in players' memories */
+    gtp_client **engines;     /* [who] */
+    game_record *rec;
+    uint64_t seed;
+    int index;
+} game_ctx;
+
+static bool is_gtp(const game_ctx *g, int who) { return g->ar->gtp_command[who] != NULL; }
+
+/* Side who loses by a protocol failure: the reason is kept, its engine is
+ * stopped (the next game starts a fresh one) and the referee ends the game
+ * by timeout if it was thinking, else by forfeit. */
+static void lose_by_failure(game_ctx *g, int who, bool thinking, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void lose_by_failure(game_ctx *g, int who, bool thinking, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(g->rec->why, sizeof g->rec->why, fmt, ap);
+    va_end(ap);
+    g->rec->forfeit = who;
+    gtp_client_stop(g->engines[who]);
+    g->engines[who] = NULL;
+    int colour = g->colour[who];
+    bool timeout = thinking && referee_to_move(g->r) == colour;
+    referee_apply(g->r, (action){ timeout ? ACT_TIMEOUT : ACT_FORFEIT, colour, NO_POINT }, NULL);
 }
 
-/* Folds events from..to of the referee into both players' memories. */
-static void observe_events(const referee *r, bot_memory mem[3], int from, int to) {
-    observation ob;
-    for (int seq = from; seq <= to; seq++)
-        for (int c = BLACK; c <= WHITE; c++)
-            if (view_observe(r, (viewer)c, seq, &ob))
-                bot_memory_apply(&mem[c], &ob);
+/* Sends one command to side who's engine; false (the side has lost) if it
+ * does not answer "=". */
+static bool ask(game_ctx *g, int who, const char *command, bool thinking, char *answer, size_t len) {
+    gtp_outcome o = gtp_client_ask(g->engines[who], command, g->ar->timeout_ms, answer, len);
+    if (o == GTP_OK) return true;
+    lose_by_failure(g, who, thinking && o == GTP_TIMEOUT, "'%.80s' %s: %.100s", command,
+                    gtp_outcome_name(o), answer);
+    return false;
 }
 
-static double capped_score_for(const referee *r, int colour) {
-    int black, white;
-    board_score_area(referee_truth_board(r), &black, &white);
-    int diff = 2 * (black - white) - referee_settings(r)->komi_x2;
-    if (diff == 0) return 0.5;
-    return (diff > 0) == (colour == BLACK) ? 1.0 : 0.0;
-}
-
-static void play_game(const arena *ar, int index, game_record *rec) {
-    memset(rec, 0, sizeof *rec);
-    rec->a_black = index % 2 == 0;
-    int a_colour = rec->a_black ? BLACK : WHITE;
-    uint64_t game_seed = mix64(ar->seed ^ mix64((uint64_t)index));
-    referee *r = referee_new(&ar->settings);
-    if (!r) { rec->refused = 1; return; }
-    bot_memory *mem = malloc(3 * sizeof *mem);
-    if (!mem) { referee_free(r); rec->refused = 1; return; }
-    bot_memory_init(&mem[BLACK], &ar->settings, BLACK);
-    bot_memory_init(&mem[WHITE], &ar->settings, WHITE);
-    int seen = 0, cap = 40 * ar->settings.size * ar->settings.size;
-    while (referee_to_move(r) != EMPTY && seen < cap) {
-        observe_events(r, mem, seen + 1, referee_event_count(r));
-        seen = referee_event_count(r);
-        int colour = referee_to_move(r), who = colour == a_colour ? 0 : 1;
-        bot_stats st;
-        point p = bot_choose(&ar->player[who], &mem[colour],
-                             mix64(game_seed + (uint64_t)seen), &st);
-        action act = { p == PASS_POINT ? ACT_PASS : ACT_ATTEMPT, colour, p };
-        const ref_event *ev;
-        if (referee_apply(r, act, &ev) != REFUSE_NONE) {
-            rec->refused++;   /* never expected; pass so the game goes on */
-            referee_apply(r, (action){ ACT_PASS, colour, NO_POINT }, &ev);
-        }
-        side_totals *t = &rec->side[who];
-        t->decisions++;
-        t->playouts += st.playouts;
-        t->seconds += st.seconds;
-        if (ev->kind != EV_ILLEGAL) t->turns++;
+/* Starts side who's engine if needed and sets up the table and its seat. */
+static bool engine_new_game(game_ctx *g, int who) {
+    const game_settings *s = &g->ar->settings;
+    char err[200], answer[256], cmd[5][64];
+    if (!g->engines[who] && !(g->engines[who] = gtp_client_start(g->ar->gtp_command[who], err, sizeof err))) {
+        lose_by_failure(g, who, false, "cannot start the engine: %s", err);
+        return false;
     }
-    game_result res = referee_result(r);
-    rec->capped = !res.over;
-    if (rec->capped)
-        rec->a_score = capped_score_for(r, a_colour);
-    else
-        rec->a_score = res.winner == EMPTY ? 0.5 : res.winner == a_colour ? 1.0 : 0.0;
-    free(mem);
-    referee_free(r);
+    snprintf(cmd[0], sizeof cmd[0], "boardsize %d", s->size);
+    snprintf(cmd[1], sizeof cmd[1], "komi %g", s->komi_x2 / 2.0);
+    snprintf(cmd[2], sizeof cmd[2], "phantom-rules %s", gtp_rules_name(s->rules));
+    snprintf(cmd[3], sizeof cmd[3], "phantom-capture_target %d", s->capture_target);
+    snprintf(cmd[4], sizeof cmd[4], "phantom-seat %s", gtp_colour_name(g->colour[who]));
+    const char *setup[] = { cmd[0], "clear_board", cmd[1], cmd[2],
+                            s->ko == KO_SUPERKO ? "phantom-ko superko" : "phantom-ko simple",
+                            s->torus ? "phantom-torus on" : "phantom-torus off", cmd[3], cmd[4] };
+    for (size_t i = 0; i < sizeof setup / sizeof setup[0]; i++)
+        if (!ask(g, who, setup[i], false, answer, sizeof answer)) return false;
+    char seed[64];
+    snprintf(seed, sizeof seed, "phantom-seed %llu", (unsigned long long)g->seed);
+    if (!ask(g, who, seed, false, answer, sizeof answer)) return false;
+    if (s->handicap > 0) {
+        char hc[32];
+        snprintf(hc, sizeof hc, "fixed_handicap %d", s->handicap);
+        if (!ask(g, who, hc, false, answer, sizeof answer)) return false;
+    }
+    return true;
+}
+
+/* Tells both sides events from..to, each as its own colour observes it. */
+static bool observe_events(game_ctx *g, int from, int to) {
+    observation ob;
+    char report[8192], answer[256];
+    for (int seq = from; seq <= to; seq++)
+        for (int who = 0; who < 2; who++) {
+            int c = g->colour[who];
+            if (!view_observe(g->r, (viewer)c, seq, &ob)) continue;
+            if (!is_gtp(g, who)) bot_memory_apply(&g->mem[c], &ob);
+            else if (gtp_report_write(&ob, g->ar->settings.size, report, sizeof report) &&
+                     !ask(g, who, report, false, answer, sizeof answer))
+                return false;
+        }
+    return true;
+}
+
+/* Side who's engine chooses an action (its time goes to *seconds). */
+static bool engine_choose(game_ctx *g, int who, action *act, double *seconds) {
+    char cmd[32], answer[256];
+    int colour = g->colour[who];
+    snprintf(cmd, sizeof cmd, "genmove %s", gtp_colour_name(colour));
+    double t0 = now_monotonic_s();
+    bool ok = ask(g, who, cmd, true, answer, sizeof answer);
+    *seconds = now_monotonic_s() - t0;
+    if (!ok) return false;
+    point p;
+    *act = (action){ ACT_ATTEMPT, colour, NO_POINT };
+    if (!strcasecmp(answer, "resign")) act->kind = ACT_RESIGN;
+    else if (!vertex_parse(answer, g->ar->settings.size, &p)) {
+        for (char *c = answer; *c; c++) *c = (char)tolower((unsigned char)*c);
+        if (!vertex_parse(answer, g->ar->settings.size, &p)) {
+            lose_by_failure(g, who, false, "'%s' answered '%.60s', not a vertex", cmd, answer);
+            return false;
+        }
+    }
+    if (act->kind == ACT_ATTEMPT) {
+        act->kind = p == PASS_POINT ? ACT_PASS : ACT_ATTEMPT;
+        act->point = p;
+    }
+    return true;
+}
+
+/* The side to move acts; false when the game ended by its failure. */
+static bool take_turn(game_ctx *g, int seen) {
+    int colour = referee_to_move(g->r), who = colour == g->colour[0] ? 0 : 1;
+    side_totals *t = &g->rec->side[who];
+    action act;
+    bot_stats st = { 0, 0 };
+    if (is_gtp(g, who)) {
+        if (!engine_choose(g, who, &act, &st.seconds)) return false;
+    } else {
+        point p = bot_choose(&g->ar->player[who], &g->mem[colour],
+                             seed_of_decision(g->seed, seen), &st);
+        act = (action){ p == PASS_POINT ? ACT_PASS : ACT_ATTEMPT, colour, p };
+    }
+    const ref_event *ev;
+    refusal why = referee_apply(g->r, act, &ev);
+    if (why != REFUSE_NONE && is_gtp(g, who)) {
+        char v[VERTEX_BUF];
+        lose_by_failure(g, who, false, "attempted %s, which the referee refuses (%s)",
+                        vertex_format(act.point, g->ar->settings.size, v),
+                        why == REFUSE_OWN_STONE ? "its own stone" : why == REFUSE_ALREADY_TRIED
+                        ? "already tried this turn" : "not a point of the board");
+        return false;
+    }
+    if (why != REFUSE_NONE) {
+        g->rec->refused++;   /* never expected of a built-in player; pass so the game goes on */
+        referee_apply(g->r, (action){ ACT_PASS, colour, NO_POINT }, &ev);
+    }
+    t->decisions++;
+    t->playouts += st.playouts;
+    t->seconds += st.seconds;
+    if (ev->kind != EV_ILLEGAL) t->turns++;
+    return true;
+}
+
+static void write_sgf(const game_ctx *g) {
+    sgf_meta meta = { NULL, g->ar->name[g->colour[0] == BLACK ? 0 : 1],
+                      g->ar->name[g->colour[0] == BLACK ? 1 : 0], 0 };
+    char id[32], path[4096];
+    snprintf(id, sizeof id, "arena-%d", g->index + 1);
+    meta.game_id = id;
+    char *text = sgf_record_new(g->r, &meta);
+    snprintf(path, sizeof path, "%s/game-%04d.sgf", g->ar->sgf_dir, g->index + 1);
+    FILE *f = text ? fopen(path, "w") : NULL;
+    if (!f || fputs(text, f) < 0 || fclose(f) != 0)
+        fprintf(stderr, "arena: cannot write %s\n", path);
+    free(text);
+}
+
+static void play_game(const arena *ar, int index, game_record *rec, gtp_client *engines[2]) {
+    memset(rec, 0, sizeof *rec);
+    rec->forfeit = -1;
+    rec->a_black = index % 2 == 0;
+    game_ctx g = { ar, referee_new(&ar->settings), { rec->a_black ? BLACK : WHITE, rec->a_black ? WHITE : BLACK },
+                   malloc(3 * sizeof(bot_memory)), engines, rec, seed_of_game(ar->seed, index), index };
+    if (!g.r || !g.mem) { rec->refused = 1; referee_free(g.r); free(g.mem); return; }
+    bot_memory_init(&g.mem[BLACK], &ar->settings, BLACK);
+    bot_memory_init(&g.mem[WHITE], &ar->settings, WHITE);
+    for (int who = 0; who < 2; who++)
+        if (is_gtp(&g, who) && referee_to_move(g.r) != EMPTY) engine_new_game(&g, who);
+    int seen = 0, cap = 40 * ar->settings.size * ar->settings.size;
+    while (referee_to_move(g.r) != EMPTY && seen < cap) {
+        if (!observe_events(&g, seen + 1, referee_event_count(g.r))) break;
+        seen = referee_event_count(g.r);
+        if (!take_turn(&g, seen)) break;
+    }
+    rec->capped = referee_to_move(g.r) != EMPTY;
+    for (int i = 0; i < 2 && referee_to_move(g.r) != EMPTY; i++)   /* the cap: score as it stands */
+        referee_apply(g.r, (action){ ACT_PASS, referee_to_move(g.r), NO_POINT }, NULL);
+    game_result res = referee_result(g.r);
+    int a_colour = g.colour[0];
+    rec->a_score = res.winner == EMPTY ? 0.5 : res.winner == a_colour ? 1.0 : 0.0;
+    if (ar->sgf_dir) write_sgf(&g);
+    free(g.mem);
+    referee_free(g.r);
 }
 
 static void *worker(void *arg) {
     arena *ar = arg;
+    gtp_client *engines[2] = { NULL, NULL };
     for (;;) {
         int i = atomic_fetch_add(&ar->next_game, 1);
-        if (i >= ar->games) return NULL;
-        play_game(ar, i, &ar->records[i]);
+        if (i >= ar->games) break;
+        game_record *rec = &ar->records[i];
+        play_game(ar, i, rec, engines);
         pthread_mutex_lock(&ar->progress_lock);
-        ar->a_score_sum += ar->records[i].a_score;
+        ar->a_score_sum += rec->a_score;
         int done = atomic_fetch_add(&ar->finished, 1) + 1;
+        if (rec->forfeit >= 0)
+            fprintf(stderr, "arena: game %d: %s (%s) lost by a protocol failure: %s\n", i + 1,
+                    rec->forfeit == 0 ? "A" : "B", ar->name[rec->forfeit], rec->why);
         fprintf(stderr, "arena: %d/%d games, A %.1f\n", done, ar->games, ar->a_score_sum);
         fflush(stderr);
         pthread_mutex_unlock(&ar->progress_lock);
     }
+    gtp_client_stop(engines[0]);
+    gtp_client_stop(engines[1]);
+    return NULL;
+}
+
+/* A player's name as one word for the RESULT lines (a gtp: command has spaces). */
+static const char *result_word(const char *name, char *buf, size_t len) {
+    snprintf(buf, len, "%s", name);
+    for (char *c = buf; *c; c++)
+        if (isspace((unsigned char)*c) || *c == '=') *c = '_';
+    return buf;
 }
 
 static void print_side(const arena *ar, int who) {
+    char word[256];
     side_totals t = { 0, 0, 0, 0 };
     for (int i = 0; i < ar->games; i++) {
         const side_totals *s = &ar->records[i].side[who];
@@ -156,15 +328,16 @@ static void print_side(const arena *ar, int who) {
     printf("  %s (%s): %.4f s per move, %.2f attempts per move, %.0f playouts/s\n",
            who == 0 ? "A" : "B", ar->name[who], per_move, attempts, per_s);
     printf("RESULT side=%s name=%s sec_per_move=%.5f attempts_per_move=%.3f "
-           "playouts_per_sec=%.0f\n", who == 0 ? "a" : "b", ar->name[who],
+           "playouts_per_sec=%.0f\n", who == 0 ? "a" : "b", result_word(ar->name[who], word, sizeof word),
            per_move, attempts, per_s);
 }
 
 static void print_report(const arena *ar, double wall) {
     double wins = 0, as_black = 0, as_white = 0;
-    int capped = 0, refused = 0, black_games = 0;
+    int capped = 0, refused = 0, black_games = 0, forfeits[2] = { 0, 0 };
     for (int i = 0; i < ar->games; i++) {
         const game_record *g = &ar->records[i];
+        if (g->forfeit >= 0) forfeits[g->forfeit]++;
         wins += g->a_score;
         if (g->a_black) { as_black += g->a_score; black_games++; }
         else as_white += g->a_score;
@@ -188,20 +361,33 @@ static void print_report(const arena *ar, double wall) {
     printf("  Elo difference %+.0f [%+.0f, %+.0f]\n", elo_of(p), elo_of(iv.low), elo_of(iv.high));
     if (capped || refused)
         printf("  %d games hit the event cap, %d actions were refused\n", capped, refused);
+    for (int i = 0, shown = 0; i < n; i++) {
+        const game_record *g = &ar->records[i];
+        if (g->forfeit < 0 || shown++ >= 20) continue;
+        printf("  game %d: %s (%s) lost by a protocol failure: %s\n", i + 1,
+               g->forfeit == 0 ? "A" : "B", ar->name[g->forfeit], g->why);
+    }
+    char word_a[256], word_b[256];
     printf("RESULT a=%s b=%s games=%d wins=%.1f rate=%.4f low=%.4f high=%.4f "
-           "elo=%.0f elo_low=%.0f elo_high=%.0f capped=%d refused=%d\n",
-           ar->name[0], ar->name[1], n, wins, p, iv.low, iv.high, elo_of(p),
-           elo_of(iv.low), elo_of(iv.high), capped, refused);
+           "elo=%.0f elo_low=%.0f elo_high=%.0f capped=%d refused=%d forfeits_a=%d forfeits_b=%d\n",
+           result_word(ar->name[0], word_a, sizeof word_a), result_word(ar->name[1], word_b, sizeof word_b),
+           n, wins, p, iv.low, iv.high, elo_of(p),
+           elo_of(iv.low), elo_of(iv.high), capped, refused, forfeits[0], forfeits[1]);
     print_side(ar, 0);
     print_side(ar, 1);
 }
 
 static const char usage_text[] =
     "usage: phantomgo arena --a PLAYER --b PLAYER --games N [--size 9] [--komi 7.5]\n"
-    "                       [--rules olympiad|common|hamburg] [--torus] [--handicap N]\n"
+    "                       [--rules olympiad|common|hamburg] [--ko simple|superko]\n"
+    "                       [--torus] [--handicap N]\n"
     "                       [--capture N] [--threads K] [--seed S]\n"
+    "                       [--timeout SECONDS] [--sgf DIR]\n"
     "  PLAYER: random, heuristic, flat or strong, optionally :N (N playouts a\n"
-    "          decision; default 10000) or :Nms (N milliseconds a decision).\n"
+    "          decision; default 10000) or :Nms (N milliseconds a decision);\n"
+    "          or gtp:COMMAND, an engine speaking docs/GTP.md (one process a\n"
+    "          thread; --timeout, default 60, bounds each of its answers).\n"
+    "  --sgf DIR writes every game's record to DIR/game-NNNN.sgf.\n"
     "  Colours alternate (A is black in even games); each game has its own seed.\n";
 
 static bool parse_rules(const char *s, referee_rules *out) {
@@ -220,6 +406,8 @@ static bool parse_args(int argc, char **argv, arena *ar) {
         { "torus", no_argument, 0, 't' }, { "handicap", required_argument, 0, 'h' },
         { "capture", required_argument, 0, 'c' },
         { "threads", required_argument, 0, 'j' }, { "seed", required_argument, 0, 'S' },
+        { "timeout", required_argument, 0, 'T' }, { "sgf", required_argument, 0, 'o' },
+        { "ko", required_argument, 0, 'K' },
         { "help", no_argument, 0, '?' }, { 0, 0, 0, 0 },
     };
     bool komi_set = false;
@@ -239,18 +427,34 @@ static bool parse_args(int argc, char **argv, arena *ar) {
         case 'c': ar->settings.capture_target = atoi(optarg); break;
         case 'j': ar->threads = atoi(optarg); break;
         case 'S': ar->seed = strtoull(optarg, NULL, 10); break;
+        case 'T': ar->timeout_ms = (int)lround(atof(optarg) * 1000); break;
+        case 'o': ar->sgf_dir = optarg; break;
+        case 'K':
+            if (strcmp(optarg, "simple") && strcmp(optarg, "superko")) return false;
+            ar->settings.ko = strcmp(optarg, "simple") ? KO_SUPERKO : KO_SIMPLE;
+            break;
         default: return false;
         }
     }
     ar->settings.komi_x2 = komi_set ? (int)lround(komi * 2)
                                     : settings_default_komi_x2(ar->settings.handicap);
-    if (optind != argc || !ar->name[0] || !ar->name[1] || ar->games <= 0 || ar->threads <= 0)
+    if (optind != argc || !ar->name[0] || !ar->name[1] || ar->games <= 0 || ar->threads <= 0 ||
+        ar->timeout_ms <= 0)
         return false;
-    for (int i = 0; i < 2; i++)
+    for (int i = 0; i < 2; i++) {
+        if (!strncmp(ar->name[i], "gtp:", 4) && ar->name[i][4]) {
+            ar->gtp_command[i] = ar->name[i] + 4;
+            continue;
+        }
         if (!bot_config_parse(ar->name[i], &ar->player[i])) {
             fprintf(stderr, "arena: unknown player '%s'\n", ar->name[i]);
             return false;
         }
+    }
+    if (ar->sgf_dir && mkdir(ar->sgf_dir, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "arena: cannot create %s: %s\n", ar->sgf_dir, strerror(errno));
+        return false;
+    }
     const char *bad = settings_validate(&ar->settings);
     if (bad) fprintf(stderr, "arena: %s\n", bad);
     return bad == NULL;
@@ -263,11 +467,13 @@ int cmd_arena(int argc, char **argv) {
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     ar.threads = cores > 0 ? (int)cores : 1;
     ar.seed = 1;
+    ar.timeout_ms = 60000;
     if (!parse_args(argc, argv, &ar)) {
         fputs(usage_text, stderr);
         return 2;
     }
     if (ar.threads > ar.games) ar.threads = ar.games;
+    signal(SIGPIPE, SIG_IGN);   /* a dead engine's pipe is a lost game, not a dead arena */
     pthread_mutex_init(&ar.progress_lock, NULL);
     ar.records = calloc((size_t)ar.games, sizeof *ar.records);
     pthread_t *tids = calloc((size_t)ar.threads, sizeof *tids);

@@ -71,10 +71,8 @@ static bench_row bench_playouts(int size, double seconds, uint64_t seed) {
 
 /* A point that colour c, seeing only its own stones, takes for its own eye. */
 static bool looks_like_own_eye(const board *b, int c, point p) {
-    for (int i = 0; i < 4; i++) {
-        int n = b->color[b->geo->neighbour[p][i]];
-        if (n != c && n != BOARD_OFF) return false;
-    }
+    foreach_neighbour(b->geo, p, q)
+        if (b->color[q] != c && b->color[q] != BOARD_OFF) return false;
     return true;
 }
 

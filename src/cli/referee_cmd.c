@@ -4,7 +4,7 @@
  *   stdin:  one settings object, then one action a line: a JSON string,
  *           a vertex ("D4"), "pass" or "resign"; the colour is always the
  *           player to move. Blank lines are skipped.
- *   stdout: one truth line per action (wire/event_json.h), and one more,
+ *   stdout: one truth line per action (cli/truth_json.h), and one more,
  *           {"over":true,...}, when the game ends. Flushed per line, so a
  *           test or a person can converse with it through a pipe.
  *   errors: a line that is not JSON, not a string, or bad settings: one
@@ -21,6 +21,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "cli/truth_json.h"
 #include "engine/referee.h"
 #include "engine/vertex.h"
 #include "wire/event_json.h"
@@ -80,7 +81,7 @@ static bool handle_action_line(referee *r, const char *line, char *err) {
     cJSON_Delete(json);
     const ref_event *ev = NULL;
     if (why == REFUSE_NONE) why = referee_apply(r, a, &ev);
-    bool ok = why == REFUSE_NONE ? print_line(event_json_truth(r, ev))
+    bool ok = why == REFUSE_NONE ? print_line(truth_json_event(r, ev))
                                  : print_line(event_json_refusal(why));
     if (ok && ev && ev->ended) {
         game_result res = referee_result(r);

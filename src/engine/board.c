@@ -7,6 +7,7 @@
  * between threads. */
 #include "engine/board.h"
 
+#include <assert.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -19,15 +20,24 @@ static point wrap_or_off(int x, int y, int size, bool torus) {
     return (point)(y * size + x);
 }
 
+static int min_int(int a, int b) { return a < b ? a : b; }
+
 static void geometry_build(board_geometry *g, int size, bool torus) {
     static const int dx[4] = { 0, 0, -1, 1 }, dy[4] = { 1, -1, 0, 0 };
     static const int ddx[4] = { -1, 1, -1, 1 }, ddy[4] = { 1, 1, -1, -1 };
+    g->size = (int16_t)size;
+    g->npoints = (int16_t)(size * size);
+    g->torus = torus;
     for (int y = 0; y < size; y++)
-        for (int x = 0; x < size; x++)
+        for (int x = 0; x < size; x++) {
+            int p = y * size + x;
             for (int i = 0; i < 4; i++) {
-                g->neighbour[y * size + x][i] = wrap_or_off(x + dx[i], y + dy[i], size, torus);
-                g->diagonal[y * size + x][i] = wrap_or_off(x + ddx[i], y + ddy[i], size, torus);
+                g->neighbour[p][i] = wrap_or_off(x + dx[i], y + dy[i], size, torus);
+                g->diagonal[p][i] = wrap_or_off(x + ddx[i], y + ddy[i], size, torus);
             }
+            g->edge_distance[p] = (uint8_t)(torus ? BOARD_NO_EDGE
+                                  : min_int(min_int(x, y), min_int(size - 1 - x, size - 1 - y)));
+        }
 }
 
 static uint64_t splitmix64(uint64_t *s) {
@@ -49,10 +59,15 @@ __attribute__((constructor)) static void board_tables_build(void) {
     }
 }
 
+const board_geometry *board_geometry_for(int size, bool torus) {
+    if (size < BOARD_MIN_SIZE || size > BOARD_MAX_SIZE) return NULL;
+    return &geometries[size][torus ? 1 : 0];
+}
+
 bool board_init(board *b, int size, bool torus) {
     if (size < BOARD_MIN_SIZE || size > BOARD_MAX_SIZE) return false;
     memset(b, 0, sizeof *b);
-    b->geo = &geometries[size][torus ? 1 : 0];
+    b->geo = board_geometry_for(size, torus);
     b->size = (int16_t)size;
     b->npoints = (int16_t)(size * size);
     b->torus = torus;
@@ -178,6 +193,8 @@ move_result board_check(const board *b, int color, point p) {
 }
 
 int board_play(board *b, int color, point p, point *captured_out) {
+    assert((color == BLACK || color == WHITE) && board_on(b, p));
+    assert(board_check(b, color, p) == MOVE_OK);
     int other = color_other(color);
     b->ko = NO_POINT;
     b->ko_color = EMPTY;
@@ -222,6 +239,7 @@ void board_pass(board *b) {
 }
 
 bool board_would_atari(const board *b, int color, point p) {
+    assert(board_on(b, p) && board_check(b, color, p) == MOVE_OK);
     int other = color_other(color);
     const point *nb = b->geo->neighbour[p];
     for (int i = 0; i < 4; i++) {
@@ -242,6 +260,7 @@ bool board_would_atari(const board *b, int color, point p) {
 }
 
 uint64_t board_hash_after(const board *b, int color, point p) {
+    assert(board_on(b, p) && board_check(b, color, p) == MOVE_OK);
     int other = color_other(color);
     uint64_t h = b->hash ^ zobrist[p][color];
     point done[4];
@@ -262,6 +281,7 @@ uint64_t board_hash_after(const board *b, int color, point p) {
 }
 
 bool board_is_eye(const board *b, int color, point p) {
+    assert(board_on(b, p));
     if (nbc_count(b, p, color) + nbc_count(b, p, BOARD_OFF) != 4) return false;
     int other = color_other(color), bad = 0, edge = 0;
     const point *dg = b->geo->diagonal[p];
@@ -295,37 +315,122 @@ bool board_in_atari(const board *b, point p) {
 
 /* --- scoring ------------------------------------------------------------- */
 
-/* Size of the empty region around p (marking it seen) and which colours
- * border it (bit BLACK, bit WHITE). */
-static int region_fill(const board *b, point p, uint8_t *seen, int *borders) {
-    point stack[BOARD_MAX_POINTS];
-    int top = 0, size = 0;
-    stack[top++] = p;
+/* Gives every point of the empty region around p (marked in seen) the
+ * colour that alone borders it in owner[], EMPTY if both or none do.
+ * color[] has no sentinel entry, so off-board neighbours are skipped. */
+static void region_own(const board_geometry *geo, const uint8_t *color, point p, uint8_t *seen,
+                       uint8_t *owner) {
+    point region[BOARD_MAX_POINTS];
+    int n = 0, borders = 0;
+    region[n++] = p;
     seen[p] = 1;
-    while (top > 0) {
-        point q = stack[--top];
-        size++;
-        const point *nb = b->geo->neighbour[q];
-        for (int i = 0; i < 4; i++) {
-            int c = b->color[nb[i]];
-            if (c == EMPTY && !seen[nb[i]]) { seen[nb[i]] = 1; stack[top++] = nb[i]; }
-            else if (c == BLACK || c == WHITE) *borders |= 1 << c;
+    for (int i = 0; i < n; i++) {
+        point r = region[i];
+        foreach_neighbour(geo, r, q) {
+            if (q == BOARD_OFF_POINT) continue;
+            if (color[q] == EMPTY && !seen[q]) { seen[q] = 1; region[n++] = q; }
+            else if (color[q] != EMPTY) borders |= 1 << color[q];
         }
     }
-    return size;
+    int who = borders == 1 << BLACK ? BLACK : borders == 1 << WHITE ? WHITE : EMPTY;
+    for (int i = 0; i < n; i++) owner[region[i]] = (uint8_t)who;
+}
+
+void board_territory(const board_geometry *geo, const uint8_t *color, uint8_t *owner) {
+    uint8_t seen[BOARD_MAX_POINTS];
+    memset(seen, 0, (size_t)geo->npoints);
+    memset(owner, EMPTY, (size_t)geo->npoints);
+    for (point p = 0; p < geo->npoints; p++)
+        if (color[p] == EMPTY && !seen[p]) region_own(geo, color, p, seen, owner);
 }
 
 void board_score_area(const board *b, int *black, int *white) {
-    uint8_t seen[BOARD_MAX_POINTS + 1];
-    memset(seen, 0, (size_t)b->npoints);
+    uint8_t owner[BOARD_MAX_POINTS];
+    board_territory(b->geo, b->color, owner);
     int area[3] = { 0, b->stones[BLACK], b->stones[WHITE] };
-    for (int i = 0; i < b->n_empty; i++) {
-        point p = b->empty[i];
-        if (seen[p]) continue;
-        int borders = 0, size = region_fill(b, p, seen, &borders);
-        if (borders == 1 << BLACK) area[BLACK] += size;
-        else if (borders == 1 << WHITE) area[WHITE] += size;
-    }
+    for (point p = 0; p < b->npoints; p++) area[owner[p]]++;
     *black = area[BLACK];
     *white = area[WHITE];
+}
+
+/* --- the invariant checker ------------------------------------------------ */
+
+/* The group rooted at root, walked along its stone list (each stone marked
+ * in listed[]): every stone names the root, no same-coloured neighbour is
+ * in another group, and the root's counts and liberty sums are what the
+ * stones' empty neighbours give. */
+static const char *group_violation(const board *b, point root, uint8_t *listed) {
+    int stones = 0, libs = 0;
+    int32_t sum = 0, sq = 0;
+    point s = root;
+    do {
+        if (s < 0 || s >= b->npoints || listed[s] || b->group[s] != root || b->color[s] != b->color[root])
+            return "a group's stone list leaves the group or loops";
+        listed[s] = 1;
+        stones++;
+        foreach_neighbour(b->geo, s, q) {
+            if (b->color[q] == EMPTY) { libs++; sum += q; sq += (int32_t)q * q; }
+            else if (b->color[q] == b->color[s] && b->group[q] != root) return "adjacent stones of one colour in two groups";
+        }
+        s = b->next_stone[s];
+    } while (s != root);
+    const board_group *g = &b->grp[root];
+    if (g->stones != stones) return "a group's stone count is wrong";
+    if (g->libs != libs || g->lib_sum != sum || g->lib_sum_sq != sq) return "a group's liberty sums are wrong";
+    if (libs == 0) return "a group on the board has no liberty";
+    return NULL;
+}
+
+/* Every stone is in exactly one group's list, that of its root. */
+static const char *groups_violation(const board *b) {
+    uint8_t listed[BOARD_MAX_POINTS];
+    memset(listed, 0, (size_t)b->npoints);
+    for (point p = 0; p < b->npoints; p++) {
+        if (b->color[p] == EMPTY || b->group[p] != p) continue;
+        const char *why = group_violation(b, p, listed);
+        if (why) return why;
+    }
+    for (point p = 0; p < b->npoints; p++)
+        if (b->color[p] != EMPTY && !listed[p]) return "a stone is in no group's list";
+    return NULL;
+}
+
+static const char *empty_list_violation(const board *b) {
+    uint8_t listed[BOARD_MAX_POINTS];
+    memset(listed, 0, (size_t)b->npoints);
+    for (int i = 0; i < b->n_empty; i++) {
+        point p = b->empty[i];
+        if (p < 0 || p >= b->npoints || b->color[p] != EMPTY || b->empty_pos[p] != i || listed[p])
+            return "the empty list holds a stone, a duplicate or a wrong position";
+        listed[p] = 1;
+    }
+    for (point p = 0; p < b->npoints; p++)
+        if (b->color[p] == EMPTY && !listed[p]) return "an empty point is missing from the empty list";
+    return NULL;
+}
+
+const char *board_invariant_violation(const board *b) {
+    if (b->geo != board_geometry_for(b->size, b->torus) || b->npoints != b->size * b->size)
+        return "size, topology and geometry disagree";
+    if (b->color[BOARD_OFF_POINT] != BOARD_OFF) return "the off-board sentinel lost its colour";
+    const char *why = empty_list_violation(b);
+    if (why) return why;
+    int count[4] = { 0, 0, 0, 0 };
+    uint64_t hash = 0;
+    for (point p = 0; p < b->npoints; p++) {
+        int c = b->color[p];
+        if (c != EMPTY && c != BLACK && c != WHITE) return "a point holds no colour";
+        count[c]++;
+        uint32_t nbc = 0;
+        foreach_neighbour(b->geo, p, q) nbc += 1u << (8 * b->color[q]);
+        if (nbc != b->nbc[p]) return "a neighbour colour count is wrong";
+        if (c != EMPTY) hash ^= zobrist[p][c];
+    }
+    if ((why = groups_violation(b))) return why;
+    if (count[BLACK] != b->stones[BLACK] || count[WHITE] != b->stones[WHITE] || count[EMPTY] != b->n_empty)
+        return "stone or empty counts are wrong";
+    if (hash != b->hash) return "the hash is not the stones' hash";
+    if ((b->ko == NO_POINT) != (b->ko_color == EMPTY)) return "ko point and ko colour disagree";
+    if (b->ko != NO_POINT && (!board_on(b, b->ko) || b->color[b->ko] != EMPTY)) return "the ko point is not empty";
+    return NULL;
 }

@@ -56,11 +56,32 @@ typedef struct board_group {
     int32_t lib_sum_sq;  /* sum of their squares */
 } board_group;
 
+/* Distance to the edge of every point on a torus, which has none. */
+#define BOARD_NO_EDGE BOARD_MAX_SIZE
+
 /* Neighbour tables for one size and topology (read-only, shared). */
 typedef struct board_geometry {
+    int16_t size, npoints;
+    bool torus;
     point neighbour[BOARD_MAX_POINTS][4];  /* N, S, W, E; BOARD_OFF_POINT off-board */
     point diagonal[BOARD_MAX_POINTS][4];   /* the four diagonals, same convention */
+    uint8_t edge_distance[BOARD_MAX_POINTS];   /* 0 on the first line; BOARD_NO_EDGE on a torus */
 } board_geometry;
+
+/* The shared tables of a size (BOARD_MIN_SIZE..BOARD_MAX_SIZE) and
+ * topology, without building a board; NULL for a size out of range. */
+const board_geometry *board_geometry_for(int size, bool torus);
+
+/* Pachi-style iteration over the four neighbours (or diagonals) of point p:
+ * declares q and binds it to each in turn (BOARD_OFF_POINT beyond the edge
+ * of a plane). break and continue work as in any loop; p is read each
+ * time, so pass a plain variable.
+ *     foreach_neighbour(b->geo, p, q) if (board_at(b, q) == EMPTY) libs++;  */
+#define foreach_neighbour(geo, p, q) foreach_point_of_((geo)->neighbour[p], q)
+#define foreach_diagonal(geo, p, q)  foreach_point_of_((geo)->diagonal[p], q)
+#define foreach_point_of_(list, q)                                          \
+    for (point q##_i_ = 0, q = (list)[0]; q##_i_ < 4;                       \
+         q##_i_++, q = q##_i_ < 4 ? (list)[q##_i_] : q)
 
 typedef struct board {
     const board_geometry *geo;
@@ -95,17 +116,18 @@ static inline int board_points(const board *b) { return b->npoints; }
 static inline bool board_is_torus(const board *b) { return b->torus; }
 /* Colour at an on-board point p (0 <= p < npoints): EMPTY, BLACK or WHITE. */
 static inline int board_at(const board *b, point p) { return b->color[p]; }
-static inline point board_xy(const board *b, int x, int y) { return (point)(y * b->size + x); }
 static inline int board_x(const board *b, point p) { return p % b->size; }
 static inline int board_y(const board *b, point p) { return p / b->size; }
 static inline bool board_on(const board *b, point p) { return p >= 0 && p < b->npoints; }
+/* Lines between p and the nearest edge: 0 on the first line, 1 on the
+ * second...; BOARD_NO_EDGE on a torus. */
+static inline int board_edge_distance(const board *b, point p) { return b->geo->edge_distance[p]; }
 /* Stones of colour c on the board; stones captured so far by colour c. */
 static inline int board_count(const board *b, int c) { return b->stones[c]; }
 static inline int board_captures(const board *b, int c) { return b->captures[c]; }
 static inline uint64_t board_hash(const board *b) { return b->hash; }
-/* The point where `board_ko_color` may not play now, or NO_POINT. */
+/* The point the player to move may not retake now (simple ko), or NO_POINT. */
 static inline point board_ko(const board *b) { return b->ko; }
-static inline int board_ko_color(const board *b) { return b->ko_color; }
 
 /* Would colour c playing at on-board point p be legal? MOVE_OK, or why not
  * (occupied by any stone, suicide, simple ko). No side effect. */
@@ -128,9 +150,11 @@ bool board_would_atari(const board *b, int color, point p);
  * computed without playing it. */
 uint64_t board_hash_after(const board *b, int color, point p);
 
-/* Is empty point p an eye of colour c that a playout must not fill? All
+/* Is point p an eye of colour c that a playout must not fill? All
  * orthogonal neighbours are c's stones (or the edge), and at most one
- * diagonal is an opponent stone (none when p is on the edge of a plane). */
+ * diagonal is an opponent stone (none when p is on the edge of a plane).
+ * Only the neighbours are read, so the bot may ask about a point whose
+ * content it cannot see. */
 bool board_is_eye(const board *b, int color, point p);
 
 /* Exact liberty count of the group holding stone p (0 if p is empty). */
@@ -141,5 +165,19 @@ bool board_in_atari(const board *b, point p);
 /* Tromp-Taylor area: each colour's stones plus the empty regions reaching
  * only that colour (regions wrap on a torus). Komi is the caller's. */
 void board_score_area(const board *b, int *black, int *white);
+
+/* The territory behind that score, for any position given as one colour
+ * per point (EMPTY, BLACK or WHITE, geo->npoints of them), such as a
+ * finished game's view: owner[p] is the colour that alone borders the empty
+ * region holding p, EMPTY for a stone or a point of a region reaching both
+ * colours or none. */
+void board_territory(const board_geometry *geo, const uint8_t *color, uint8_t *owner);
+
+/* A slow from-scratch check of every incremental structure (groups and
+ * their liberty sums, the empty list, the neighbour colour counts, stone
+ * counts, the ko fields and the hash) against the colours alone: NULL when
+ * they agree, else what disagrees. For tests, the fuzzer and the referee's
+ * debug assertions. */
+const char *board_invariant_violation(const board *b);
 
 #endif

@@ -7,6 +7,7 @@
  * hot path of a playout never comes here. */
 #include "engine/referee.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -151,6 +152,7 @@ static void apply_move(referee *r, action a, ref_event *ev) {
     point captured[BOARD_MAX_POINTS];
     ev->atari = board_would_atari(&r->board, a.color, a.point);
     int n = board_play(&r->board, a.color, a.point, captured);
+    assert(board_invariant_violation(&r->board) == NULL);
     reserve((void **)&r->pool, &r->cap_pool, r->n_pool + n, sizeof *r->pool);
     if (n > 0) {
         uint8_t marked[BOARD_MAX_POINTS] = { 0 };

@@ -27,15 +27,6 @@
 #include "engine/board.h"
 #include "engine/rules.h"
 
-typedef enum {
-    REFUSE_NONE = 0,       /* accepted: one event was produced */
-    REFUSE_NOT_YOUR_TURN,  /* also: a colour that is neither BLACK nor WHITE */
-    REFUSE_ALREADY_TRIED,  /* this point was already tried this turn */
-    REFUSE_OWN_STONE,      /* the player's own stone is there */
-    REFUSE_BAD_VERTEX,     /* not a point of this board (pass is an action) */
-    REFUSE_GAME_OVER
-} refusal;
-
 /* One accepted action as the referee saw it: the whole truth. */
 typedef struct ref_event {
     int seq;                 /* 1, 2, 3... */

@@ -50,6 +50,16 @@ typedef struct action {
     point point;      /* ACT_ATTEMPT only; ignored otherwise */
 } action;
 
+/* Why the referee refused an action (a client error; nothing changed). */
+typedef enum {
+    REFUSE_NONE = 0,       /* accepted: one event was produced */
+    REFUSE_NOT_YOUR_TURN,  /* also: a colour that is neither BLACK nor WHITE */
+    REFUSE_ALREADY_TRIED,  /* this point was already tried this turn */
+    REFUSE_OWN_STONE,      /* the player's own stone is there */
+    REFUSE_BAD_VERTEX,     /* not a point of this board (pass is an action) */
+    REFUSE_GAME_OVER
+} refusal;
+
 typedef enum { EV_MOVE = 0, EV_ILLEGAL, EV_PASS, EV_RESIGN, EV_TIMEOUT, EV_FORFEIT } event_kind;
 typedef enum { ILLEGAL_NONE = 0, ILLEGAL_OCCUPIED, ILLEGAL_SUICIDE, ILLEGAL_KO } illegal_reason;
 typedef enum { END_NONE = 0, END_PASSES, END_CAPTURE, END_RESIGN, END_TIMEOUT, END_FORFEIT } end_reason;

@@ -8,6 +8,7 @@
  * so equal knowledge gives byte-identical results. */
 #include "engine/view.h"
 
+#include <assert.h>
 #include <string.h>
 
 #include "engine/handicap.h"
@@ -41,6 +42,10 @@ static bool sees_captured_points(const referee *r, const ref_event *ev, viewer v
     if (full || referee_settings(r)->rules != RULES_HAMBURG) return true;
     return (int)v == color_other(ev->color);   /* the owner of the captured stones */
 }
+
+const game_settings *view_settings(const referee *r) { return referee_settings(r); }
+
+int view_event_count(const referee *r) { return referee_event_count(r); }
 
 bool view_observe(const referee *r, viewer v, int seq, observation *out) {
     memset(out, 0, sizeof *out);
@@ -137,6 +142,7 @@ static void view_apply_move(view *vw, const observation *ob) {
 }
 
 void view_apply(view *vw, const observation *ob) {
+    assert(ob->seq == vw->seq + 1);
     vw->seq = ob->seq;
     switch ((event_kind)ob->kind) {
     case EV_ILLEGAL: view_apply_illegal(vw, ob); break;

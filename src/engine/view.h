@@ -99,7 +99,13 @@ typedef struct view {
     point tried[BOARD_MAX_POINTS];         /* this turn's tried points, in order */
 } view;
 
-/* What viewer v learns from event seq (1..referee_event_count). Returns
+/* The public facts of a game that need no filter: its settings and how
+ * many events it has had (everyone sees each event happen). For the
+ * encoders, which must not include referee.h. */
+const game_settings *view_settings(const referee *r);
+int view_event_count(const referee *r);
+
+/* What viewer v learns from event seq (1..view_event_count). Returns
  * false, out zeroed, for any other seq or viewer. */
 bool view_observe(const referee *r, viewer v, int seq, observation *out);
 

@@ -6,7 +6,6 @@
  * information possible. */
 #include "server/api_games.h"
 
-#include <civetweb.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,9 +14,13 @@
 #include <cjson/cJSON.h>
 
 #include "engine/vertex.h"
+#include "server/deadlines.h"
 #include "server/games.h"
+#include "server/lobby.h"
+#include "util/now.h"
 #include "util/strbuf.h"
 #include "wire/clock_json.h"
+#include "wire/json_number.h"
 #include "wire/qr_svg.h"
 #include "wire/settings_json.h"
 #include "wire/view_json.h"
@@ -61,10 +64,10 @@ static void send_cjson(http_request *rq, int status, const cJSON *o) {
     cJSON_free(text);
 }
 
-static void send_owned_json(http_request *rq, int status, char *text, size_t len) {
-    if (text) http_send_json(rq, status, text, len);
-    else http_send_error(rq, 500, "internal", "The server ran out of memory.");
-    free(text);
+/* Sends o (which may be NULL: out of memory) and frees it. */
+static void send_owned_cjson(http_request *rq, int status, cJSON *o) {
+    send_cjson(rq, status, o);
+    cJSON_Delete(o);
 }
 
 /* ---- request helpers ----------------------------------------------------- */
@@ -219,47 +222,62 @@ static bool read_new_game(http_request *rq, const cJSON *o, game_new *req) {
     return true;
 }
 
-/* {"game":..,"seats":[..],"invite":..,"links":{..}} for a new game. */
+/* "seats":[{"color":..,"token":..}] for the caller's seats, and the play
+ * link that carries them (#seat=..&seat=..). False when out of memory. */
+static bool add_seats(cJSON *o, cJSON *links, const char *base, const game_created *c) {
+    cJSON *seats = cJSON_AddArrayToObject(o, "seats");
+    strbuf play;
+    strbuf_init(&play);
+    strbuf_printf(&play, "%s/g/%s", base, c->id);
+    bool ok = seats != NULL;
+    for (int color = BLACK; ok && color <= WHITE; color++) {
+        if (!c->token[color][0]) continue;
+        cJSON *seat = cJSON_CreateObject();
+        ok = cJSON_AddItemToArray(seats, seat) && cJSON_AddStringToObject(seat, "color", view_json_color_name(color)) &&
+             cJSON_AddStringToObject(seat, "token", c->token[color]);
+        strbuf_printf(&play, "%cseat=%s", color == BLACK || !c->token[BLACK][0] ? '#' : '&', c->token[color]);
+    }
+    ok = ok && !play.failed && cJSON_AddStringToObject(links, "play", play.data);
+    strbuf_free(&play);
+    return ok;
+}
+
+/* The invite (if any) and the links of a new game. False when out of memory. */
+static bool add_links(cJSON *o, cJSON *links, const char *base, const game_created *c) {
+    char link[512];
+    if (c->invite[0]) {
+        snprintf(link, sizeof link, "%s/g/%s#invite=%s", base, c->id, c->invite);
+        if (!cJSON_AddStringToObject(o, "invite", c->invite) || !cJSON_AddStringToObject(links, "invite", link))
+            return false;
+    }
+    snprintf(link, sizeof link, "%s/g/%s", base, c->id);
+    return cJSON_AddStringToObject(links, "watch", link) != NULL;
+}
+
+/* {"game":..,"seats":[..],"invite":..,"links":{..}} for a new game; NULL
+ * when out of memory (never an answer without its seat token). */
 static cJSON *created_json(http_request *rq, game *g, const game_created *c) {
-    char base[300], link[512];
+    char base[300];
     http_base_url(rq, base, sizeof base);
     view_table t;
     memset(&t, 0, sizeof t);
     t.game_id = c->id;
-    t.mode = game_mode_name(game_get_mode(g));
+    t.mode = mode_name(game_get_mode(g));
     t.level = game_level(g);
     t.tc = game_get_time_control(g);
     t.public_game = game_is_public(g);
-    cJSON *o = cJSON_CreateObject(), *seats = cJSON_CreateArray(), *links = cJSON_CreateObject();
+    cJSON *o = cJSON_CreateObject(), *links = cJSON_CreateObject();
     cJSON *game_obj = view_json_game(&t, game_get_settings(g));
-    if (!o || !seats || !links || !game_obj) {
-        cJSON_Delete(o); cJSON_Delete(seats); cJSON_Delete(links); cJSON_Delete(game_obj);
-        return NULL;
-    }
-    cJSON_AddItemToObject(o, "game", game_obj);
-    cJSON_AddItemToObject(o, "seats", seats);
-    strbuf play;
-    strbuf_init(&play);
-    strbuf_printf(&play, "%s/g/%s", base, c->id);
-    for (int color = BLACK; color <= WHITE; color++) {
-        if (!c->token[color][0]) continue;
-        cJSON *seat = cJSON_CreateObject();
-        cJSON_AddItemToArray(seats, seat);
-        cJSON_AddStringToObject(seat, "color", view_json_color_name(color));
-        cJSON_AddStringToObject(seat, "token", c->token[color]);
-        strbuf_printf(&play, "%cseat=%s", color == BLACK || !c->token[BLACK][0] ? '#' : '&', c->token[color]);
-    }
-    if (c->invite[0]) cJSON_AddStringToObject(o, "invite", c->invite);
-    cJSON_AddItemToObject(o, "links", links);
-    if (!play.failed) cJSON_AddStringToObject(links, "play", play.data);
-    strbuf_free(&play);
-    if (c->invite[0]) {
-        snprintf(link, sizeof link, "%s/g/%s#invite=%s", base, c->id, c->invite);
-        cJSON_AddStringToObject(links, "invite", link);
-    }
-    snprintf(link, sizeof link, "%s/g/%s", base, c->id);
-    cJSON_AddStringToObject(links, "watch", link);
-    return o;
+    bool ok = o && links && game_obj && cJSON_AddItemToObject(o, "game", game_obj);
+    if (ok) game_obj = NULL;
+    ok = ok && add_seats(o, links, base, c);
+    /* "invite" comes before "links" in the object, as documented. */
+    ok = ok && add_links(o, links, base, c) && cJSON_AddItemToObject(o, "links", links);
+    if (ok) return o;
+    cJSON_Delete(game_obj);
+    if (!cJSON_GetObjectItemCaseSensitive(o, "links")) cJSON_Delete(links);
+    cJSON_Delete(o);
+    return NULL;
 }
 
 static void send_created(http_request *rq, int status, const game_created *c) {
@@ -269,15 +287,13 @@ static void send_created(http_request *rq, int status, const game_created *c) {
         send_status(rq, st);
         return;
     }
-    cJSON *o = created_json(rq, g, c);
-    send_cjson(rq, status, o);
-    cJSON_Delete(o);
+    send_owned_cjson(rq, status, created_json(rq, g, c));
     game_release(g);
 }
 
 static void create_game(http_request *rq) {
     if (!allow(rq, "POST")) return;
-    int retry = ratelimit_take(rq->srv->create_limit, rq->client, server_now_ms());
+    int retry = ratelimit_take(rq->srv->create_limit, rq->client, now_monotonic_ms());
     if (retry > 0) {
         http_send_rate_limited(rq, retry);
         return;
@@ -300,15 +316,13 @@ static void create_game(http_request *rq) {
 static void read_view(http_request *rq, game *g) {
     viewer v;
     if (!viewer_of(rq, g, &v)) return;
-    size_t len;
-    char *text = game_view_json(g, v, &len);
-    send_owned_json(rq, 200, text, len);
+    send_owned_cjson(rq, 200, game_view(g, v, NULL));
 }
 
 static bool query_since(http_request *rq, int *since) {
     char value[32];
     *since = 0;
-    int n = rq->query ? mg_get_var(rq->query, strlen(rq->query), "since", value, sizeof value) : -1;
+    int n = http_query_param(rq, "since", value, sizeof value);
     if (n == -1) return true;                  /* absent: everything */
     char *end;
     long v = strtol(value, &end, 10);
@@ -324,16 +338,24 @@ static void read_events(http_request *rq, game *g) {
     viewer v;
     int since;
     if (!viewer_of(rq, g, &v) || !query_since(rq, &since)) return;
-    size_t len;
-    char *text = game_events_json(g, v, since, "{", NULL, &len);
-    send_owned_json(rq, 200, text, len);
+    cJSON *events, *vw, *o = NULL;
+    if (game_events(g, v, since, &events, &vw, NULL)) {
+        o = cJSON_CreateObject();
+        if (!cJSON_AddItemToObject(o, "events", events)) cJSON_Delete(events);
+        if (!cJSON_AddItemToObject(o, "view", vw)) cJSON_Delete(vw);
+    }
+    send_owned_cjson(rq, 200, o);
 }
 
 /* {"color":..,"token":..}: a seat just taken. */
 static void send_seat(http_request *rq, int color, const char *token) {
-    char body[160];
-    int n = snprintf(body, sizeof body, "{\"color\":\"%s\",\"token\":\"%s\"}", view_json_color_name(color), token);
-    http_send_json(rq, 200, body, (size_t)n);
+    cJSON *o = cJSON_CreateObject();
+    if (!cJSON_AddStringToObject(o, "color", view_json_color_name(color)) ||
+        !cJSON_AddStringToObject(o, "token", token)) {
+        cJSON_Delete(o);
+        o = NULL;
+    }
+    send_owned_cjson(rq, 200, o);
 }
 
 static void claim_seat(http_request *rq, game *g) {
@@ -383,10 +405,9 @@ static void act(http_request *rq, game *g) {
         http_send_error(rq, 400, ps == ACTION_JSON_BAD_VERTEX ? "bad_vertex" : "bad_request", err);
         return;
     }
-    char *answer;
-    size_t len;
-    games_status st = game_act(g, color, seq, &a, &answer, &len);
-    if (st == GAMES_OK) send_owned_json(rq, 200, answer, len);
+    cJSON *answer;
+    games_status st = game_act(g, color, seq, &a, &answer);
+    if (st == GAMES_OK) send_owned_cjson(rq, 200, answer);
     else send_status(rq, st);
 }
 
@@ -419,6 +440,16 @@ static char *ghosts_from(http_request *rq, const cJSON *o, int size) {
     return text;
 }
 
+/* {"ghosts":[..]} from the stored array text (NULL: none saved yet). */
+static cJSON *ghosts_answer(const char *ghosts) {
+    cJSON *o = cJSON_CreateObject();
+    cJSON *list = ghosts ? cJSON_Parse(ghosts) : cJSON_CreateArray();
+    if (cJSON_IsArray(list) && cJSON_AddItemToObject(o, "ghosts", list)) return o;
+    cJSON_Delete(list);
+    cJSON_Delete(o);
+    return NULL;
+}
+
 static void notes(http_request *rq, game *g) {
     bool put = !strcmp(rq->method, "PUT");
     int color = seat_of(rq, g);
@@ -439,13 +470,8 @@ static void notes(http_request *rq, game *g) {
         send_status(rq, st);
         return;
     }
-    strbuf sb;
-    strbuf_init(&sb);
-    strbuf_printf(&sb, "{\"ghosts\":%s}", ghosts ? ghosts : "[]");
+    send_owned_cjson(rq, 200, ghosts_answer(ghosts));
     free(ghosts);
-    size_t len;
-    char *text = strbuf_take(&sb, &len);
-    send_owned_json(rq, 200, text, len);
 }
 
 static void rematch(http_request *rq, game *g) {
@@ -453,7 +479,7 @@ static void rematch(http_request *rq, game *g) {
     if (!color) return;
     bool created;
     game_created c;
-    games_status st = game_rematch(rq->srv->gm, g, color, &created, &c);
+    games_status st = games_rematch(rq->srv->gm, g, color, &created, &c);
     if (st != GAMES_OK) send_status(rq, st);
     else send_created(rq, created ? 201 : 200, &c);
 }
@@ -541,11 +567,9 @@ static void game_route(http_request *rq, const char *rest) {
 }
 
 /* GET /api/v1/lobby: the open games and the games in progress. */
-static void lobby(http_request *rq) {
+static void read_lobby(http_request *rq) {
     if (!allow(rq, "GET")) return;
-    size_t len;
-    char *text = games_lobby_json(rq->srv->gm, "{", &len);
-    send_owned_json(rq, 200, text, len);
+    send_owned_cjson(rq, 200, lobby_now(rq->srv->lb));
 }
 
 /* POST /api/v1/test/clock {"advance_ms":N}: exists only under --test-clock. */
@@ -562,17 +586,20 @@ static void test_clock(http_request *rq) {
         return;
     }
     const cJSON *ms = cJSON_GetObjectItemCaseSensitive(o, "advance_ms");
-    bool ok = cJSON_IsNumber(ms) && ms->valuedouble >= 0 && ms->valuedouble <= 1e12 &&
-              ms->valuedouble == (double)(int64_t)ms->valuedouble;
-    int64_t advance = ok ? (int64_t)ms->valuedouble : 0;
+    int64_t advance = 0;
+    bool ok = json_whole_int64(ms, 0, 1000000000000, &advance);
     cJSON_Delete(o);
     if (!ok || !games_advance_clock(rq->srv->gm, advance)) {
         http_send_error(rq, 400, "bad_request", "'advance_ms' must be a whole number of milliseconds from 0.");
         return;
     }
-    char body[64];
-    int n = snprintf(body, sizeof body, "{\"now_ms\":%lld}", (long long)games_now_ms(rq->srv->gm));
-    http_send_json(rq, 200, body, (size_t)n);
+    deadlines_wake(rq->srv->dl);
+    cJSON *now = cJSON_CreateObject();
+    if (!cJSON_AddNumberToObject(now, "now_ms", (double)games_now_ms(rq->srv->gm))) {
+        cJSON_Delete(now);
+        now = NULL;
+    }
+    send_owned_cjson(rq, 200, now);
 }
 
 void api_handle(http_request *rq) {
@@ -584,7 +611,7 @@ void api_handle(http_request *rq) {
     p += sizeof API_PREFIX - 1;
     if (!strcmp(p, "games")) create_game(rq);
     else if (!strcmp(p, "qr")) qr_code(rq);
-    else if (!strcmp(p, "lobby")) lobby(rq);
+    else if (!strcmp(p, "lobby")) read_lobby(rq);
     else if (!strcmp(p, "lobby/ws")) http_send_error(rq, 400, "bad_request", "This endpoint needs a WebSocket upgrade.");
     else if (!strcmp(p, "test/clock")) test_clock(rq);
     else if (!strncmp(p, "games/", 6)) game_route(rq, p + 6);

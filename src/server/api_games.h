@@ -6,7 +6,7 @@
 #ifndef PG_SERVER_API_GAMES_H
 #define PG_SERVER_API_GAMES_H
 
-#include "server/http.h"
+#include "server/http_reply.h"
 
 /* Answers any request under /api/ other than /api/health. */
 void api_handle(http_request *rq);

@@ -1,182 +1,131 @@
-/* games: the registry of games in memory, loading a game by replaying its
- * stored log, and creating games. See games.h; acting lives in
- * game_play.c and the computer's workers in games_bot.c.
+/* games: the registry of games in memory. See games.h.
  *
  * The registry is a chained hash table under one lock that is only held
- * for lookups and insertions, never while a game is loaded from the store.
- * Games nobody has used for a while (no reference, no watcher, no queued
- * computer move) are dropped by a sweep that runs at most once a minute;
- * the store still has them, so the next request replays them again. */
-#include "server/games_internal.h"
+ * for lookups, insertions and the sweep, never while a game is loaded from
+ * the store and never with a game's lock: it is a leaf. Games nobody
+ * references and nobody used for a while are dropped by a sweep that runs
+ * at most once a minute; the store still has them, so the next request
+ * replays them again. (The lobby, the computer's queue and every WebSocket
+ * hold references, so the games they need stay.) */
+#include "server/games.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <cjson/cJSON.h>
 
-#include "engine/vertex.h"
 #include "server/metrics.h"
+#include "util/now.h"
 #include "wire/clock_json.h"
 #include "wire/settings_json.h"
 
-enum { SWEEP_EVERY_MS = 60 * 1000, IDLE_DROP_MS = 10 * 60 * 1000, CREATE_ATTEMPTS = 4 };
+enum {
+    SWEEP_EVERY_MS = 60 * 1000, IDLE_DROP_MS = 10 * 60 * 1000, CREATE_ATTEMPTS = 4,
+    DEFAULT_ABANDON_MS = 10 * 60 * 1000
+};
 
-int64_t games_clock_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
+typedef struct entry {
+    game *g;
+    struct entry *next;
+} entry;
 
-const char *game_mode_name(game_mode m) {
-    return m == MODE_HOTSEAT ? "hotseat" : m == MODE_COMPUTER ? "computer" : "online";
-}
+struct games {
+    game_env env;
+    bool test_clock;
+    bool computer_allowed;
+    pthread_mutex_t lock;        /* the table */
+    entry **buckets;
+    size_t nbuckets, count;
+    int64_t last_sweep_ms;
+};
 
-static bool mode_from_name(const char *s, game_mode *out) {
-    if (!strcmp(s, "online")) *out = MODE_ONLINE;
-    else if (!strcmp(s, "hotseat")) *out = MODE_HOTSEAT;
-    else if (!strcmp(s, "computer")) *out = MODE_COMPUTER;
-    else return false;
-    return true;
-}
+/* ---- the table ------------------------------------------------------------- */
 
-const char *game_id(const game *g) { return g->id; }
-game_mode game_get_mode(const game *g) { return g->mode; }
-const game_settings *game_get_settings(const game *g) { return &g->settings; }
-const char *game_level(const game *g) { return g->mode == MODE_COMPUTER ? g->level : NULL; }
-const time_control *game_get_time_control(const game *g) { return &g->tc; }
-bool game_is_public(const game *g) { return g->row.is_public; }
-
-void game_table(const game *g, view_table *t) {
-    memset(t, 0, sizeof *t);
-    t->game_id = g->id;
-    t->mode = game_mode_name(g->mode);
-    t->level = game_level(g);
-    t->tc = &g->tc;
-    t->public_game = g->row.is_public;
-    for (int c = BLACK; c <= WHITE; c++) {
-        t->seat_computer[c] = c == g->computer_color;
-        t->seat_taken[c] = t->seat_computer[c] || !secrets_hash_is_zero(g->row.seat_hash[c - 1]);
-        t->seat_connected[c] = t->seat_computer[c] || atomic_load(&g->presence[c]) > 0;
-    }
-    t->rematch_id = g->row.rematch_id;
-}
-
-/* ---- the registry -------------------------------------------------------- */
-
-static size_t bucket_of(const games *gm, const char *id) {
+static size_t bucket_of(size_t nbuckets, const char *id) {
     uint64_t h = 1469598103934665603ull;
     for (; *id; id++) h = (h ^ (uint8_t)*id) * 1099511628211ull;
-    return (size_t)(h % gm->nbuckets);
+    return (size_t)(h % nbuckets);
 }
 
-static bool registry_grow(games *gm) {
+static void table_grow(games *gm) {
     size_t n = gm->nbuckets * 2;
-    game **b = calloc(n, sizeof *b);
-    if (!b) return false;
-    game **old = gm->buckets;
-    size_t old_n = gm->nbuckets;
+    entry **b = calloc(n, sizeof *b);
+    if (!b) return;                  /* longer chains, still correct */
+    for (size_t i = 0; i < gm->nbuckets; i++)
+        for (entry *e = gm->buckets[i], *next; e; e = next) {
+            next = e->next;
+            size_t k = bucket_of(n, game_id(e->g));
+            e->next = b[k];
+            b[k] = e;
+        }
+    free(gm->buckets);
     gm->buckets = b;
     gm->nbuckets = n;
-    for (size_t i = 0; i < old_n; i++)
-        for (game *g = old[i], *next; g; g = next) {
-            next = g->hash_next;
-            size_t k = bucket_of(gm, g->id);
-            g->hash_next = b[k];
-            b[k] = g;
-        }
-    free(old);
-    return true;
 }
 
-static game *registry_find(games *gm, const char *id) {
-    for (game *g = gm->buckets[bucket_of(gm, id)]; g; g = g->hash_next)
-        if (!strcmp(g->id, id)) return g;
+static entry *table_find(games *gm, const char *id) {
+    for (entry *e = gm->buckets[bucket_of(gm->nbuckets, id)]; e; e = e->next)
+        if (!strcmp(game_id(e->g), id)) return e;
     return NULL;
 }
 
-static void game_free(game *g) {
-    if (!g) return;
-    referee_free(g->ref);
-    free(g->at_ms);
-    store_game_free_fields(&g->row);
-    for (int c = 0; c < 3; c++) free(g->last[c].text);
-    for (int v = 0; v < VIEWERS; v++) free(g->view_text[v]);
-    pthread_mutex_destroy(&g->lock);
-    pthread_mutex_destroy(&g->watch_lock);
-    free(g);
-}
-
-static bool droppable(const game *g, int64_t now) {
-    return g->refs == 0 && atomic_load(&g->n_watchers) == 0 && !atomic_load(&g->bot_queued) &&
-           now - g->last_used_ms > IDLE_DROP_MS;
-}
-
-/* Registry lock held. Unlinks idle games into *dropped (freed by the caller
+/* Table lock held. Unlinks idle games into *dropped (freed by the caller
  * after unlocking). */
-static void sweep(games *gm, int64_t now, game **dropped) {
+static void sweep(games *gm, int64_t now, entry **dropped) {
     if (now - gm->last_sweep_ms < SWEEP_EVERY_MS) return;
     gm->last_sweep_ms = now;
     for (size_t i = 0; i < gm->nbuckets; i++)
-        for (game **pp = &gm->buckets[i]; *pp;) {
-            game *g = *pp;
-            if (!droppable(g, now)) { pp = &g->hash_next; continue; }
-            *pp = g->hash_next;
-            g->hash_next = *dropped;
-            *dropped = g;
+        for (entry **pp = &gm->buckets[i]; *pp;) {
+            entry *e = *pp;
+            if (!game_idle(e->g, now, IDLE_DROP_MS)) {
+                pp = &e->next;
+                continue;
+            }
+            *pp = e->next;
+            e->next = *dropped;
+            *dropped = e;
             gm->count--;
         }
 }
 
-static void free_list(game *g) {
-    while (g) {
-        game *next = g->hash_next;
-        game_free(g);
-        g = next;
+static void free_entries(entry *e) {
+    while (e) {
+        entry *next = e->next;
+        game_free(e->g);
+        free(e);
+        e = next;
     }
 }
 
 /* Inserts g unless a game with its id is there already; returns the one
- * in the registry, referenced (g is freed if it lost). */
-static game *registry_insert(games *gm, game *g) {
-    game *dropped = NULL;
+ * in the table, referenced (g is freed if it lost, or if out of memory:
+ * then NULL). */
+static game *table_insert(games *gm, game *g) {
+    entry *dropped = NULL, *fresh = malloc(sizeof *fresh);
     pthread_mutex_lock(&gm->lock);
-    int64_t now = games_clock_ms();
-    sweep(gm, now, &dropped);
-    game *there = registry_find(gm, g->id);
-    if (!there && gm->count + 1 > gm->nbuckets * 2) registry_grow(gm);
-    if (!there) {
-        size_t k = bucket_of(gm, g->id);
-        g->hash_next = gm->buckets[k];
-        gm->buckets[k] = g;
+    sweep(gm, now_monotonic_ms(), &dropped);
+    entry *there = table_find(gm, game_id(g));
+    game *winner = there ? there->g : fresh ? g : NULL;
+    if (!there && fresh) {
+        if (gm->count + 1 > gm->nbuckets * 2) table_grow(gm);
+        size_t k = bucket_of(gm->nbuckets, game_id(g));
+        fresh->g = g;
+        fresh->next = gm->buckets[k];
+        gm->buckets[k] = fresh;
         gm->count++;
-        there = g;
-        g = NULL;
+        fresh = NULL;
     }
-    there->refs++;
-    there->last_used_ms = now;
+    if (winner) game_ref(winner);
     pthread_mutex_unlock(&gm->lock);
-    free_list(dropped);
-    game_free(g);
-    return there;
+    free_entries(dropped);
+    free(fresh);
+    if (winner != g) game_free(g);
+    return winner;
 }
 
-game *game_ref(game *g) {
-    pthread_mutex_lock(&g->owner->lock);
-    g->refs++;
-    pthread_mutex_unlock(&g->owner->lock);
-    return g;
-}
-
-void game_release(game *g) {
-    if (!g) return;
-    games *gm = g->owner;
-    pthread_mutex_lock(&gm->lock);
-    g->refs--;
-    g->last_used_ms = games_clock_ms();
-    pthread_mutex_unlock(&gm->lock);
-}
+/* ---- opening --------------------------------------------------------------- */
 
 /* Any server sharing the database stored action seq of game id: a copy
  * held here that is behind (the game was played on another server
@@ -185,14 +134,11 @@ void game_release(game *g) {
 static void on_stored_action(void *ctx, const char *id, int seq) {
     games *gm = ctx;
     pthread_mutex_lock(&gm->lock);
-    game *g = registry_find(gm, id);
-    if (g) g->refs++;
+    entry *e = table_find(gm, id);
+    game *g = e ? game_ref(e->g) : NULL;
     pthread_mutex_unlock(&gm->lock);
     if (!g) return;
-    pthread_mutex_lock(&g->lock);
-    bool caught_up = referee_event_count(g->ref) < seq && game_reload_log(g);
-    pthread_mutex_unlock(&g->lock);
-    if (caught_up) game_changed(g);
+    game_catch_up(g, seq);
     game_release(g);
 }
 
@@ -205,17 +151,12 @@ int games_open(games **out, store *st, char *err, size_t errlen) {
         return GAMES_ERROR;
     }
     gm->nbuckets = 256;
-    gm->st = st;
-    gm->last_sweep_ms = games_clock_ms();
+    gm->env.st = st;
+    atomic_init(&gm->env.clock_offset_ms, 0);
+    gm->env.abandon_ms = DEFAULT_ABANDON_MS;
+    gm->last_sweep_ms = now_monotonic_ms();
     pthread_mutex_init(&gm->lock, NULL);
-    pthread_mutex_init(&gm->bot_lock, NULL);
-    pthread_cond_init(&gm->bot_cond, NULL);
-    games_lobby_init(gm);
-    if (!games_clock_start(gm)) {
-        snprintf(err, errlen, "cannot start the clock thread");
-        games_close(gm);
-        return GAMES_ERROR;
-    }
+    pthread_rwlock_init(&gm->env.listeners_lock, NULL);
     store_watch_actions(st, on_stored_action, gm);
     *out = gm;
     return GAMES_OK;
@@ -223,189 +164,74 @@ int games_open(games **out, store *st, char *err, size_t errlen) {
 
 void games_close(games *gm) {
     if (!gm) return;
-    store_watch_actions(gm->st, NULL, NULL);
-    games_clock_stop(gm);
-    games_bot_stop(gm);
-    games_lobby_free(gm);
-    for (size_t i = 0; i < gm->nbuckets; i++) free_list(gm->buckets[i]);
+    store_watch_actions(gm->env.st, NULL, NULL);
+    for (size_t i = 0; i < gm->nbuckets; i++) free_entries(gm->buckets[i]);
     free(gm->buckets);
     pthread_mutex_destroy(&gm->lock);
-    pthread_mutex_destroy(&gm->bot_lock);
-    pthread_cond_destroy(&gm->bot_cond);
+    pthread_rwlock_destroy(&gm->env.listeners_lock);
     free(gm);
+}
+
+void games_set_options(games *gm, int abandon_after_s, bool test_clock) {
+    gm->env.abandon_ms = (int64_t)abandon_after_s * 1000;
+    gm->test_clock = test_clock;
+}
+
+void games_listen(games *gm, game_listener *l) {
+    pthread_rwlock_wrlock(&gm->env.listeners_lock);
+    l->next = gm->env.listeners;
+    gm->env.listeners = l;
+    pthread_rwlock_unlock(&gm->env.listeners_lock);
+}
+
+void games_unlisten(games *gm, game_listener *l) {
+    pthread_rwlock_wrlock(&gm->env.listeners_lock);
+    game_listener **pp = &gm->env.listeners;
+    while (*pp && *pp != l) pp = &(*pp)->next;
+    if (*pp) *pp = l->next;
+    pthread_rwlock_unlock(&gm->env.listeners_lock);
+}
+
+void games_allow_computer(games *gm) { gm->computer_allowed = true; }
+
+int64_t games_now_ms(games *gm) { return game_env_now_ms(&gm->env); }
+
+bool games_advance_clock(games *gm, int64_t ms) {
+    if (!gm->test_clock || ms < 0) return false;
+    atomic_fetch_add(&gm->env.clock_offset_ms, ms);
+    return true;
 }
 
 void games_count(games *gm, long *loaded, long *in_play) {
     long n = 0, playing = 0;
     pthread_mutex_lock(&gm->lock);
     for (size_t i = 0; i < gm->nbuckets; i++)
-        for (game *g = gm->buckets[i]; g; g = g->hash_next) {
+        for (entry *e = gm->buckets[i]; e; e = e->next) {
             n++;
-            if (!atomic_load(&g->over)) playing++;
+            if (!game_is_over(e->g)) playing++;
         }
     pthread_mutex_unlock(&gm->lock);
     *loaded = n;
     *in_play = playing;
 }
 
-/* ---- loading ------------------------------------------------------------- */
-
-static game *game_alloc(games *gm, const char *id) {
-    game *g = calloc(1, sizeof *g);
-    if (!g) return NULL;
-    g->owner = gm;
-    snprintf(g->id, sizeof g->id, "%s", id);
-    pthread_mutex_init(&g->lock, NULL);
-    pthread_mutex_init(&g->watch_lock, NULL);
-    atomic_init(&g->over, false);
-    atomic_init(&g->n_watchers, 0);
-    atomic_init(&g->bot_queued, false);
-    for (int c = 0; c < 3; c++) atomic_init(&g->presence[c], 0);
-    return g;
-}
-
-/* Mode options: {"level":"medium","computer":"white"} for computer games. */
-static bool read_options(game *g) {
-    if (!mode_from_name(g->row.mode, &g->mode)) return false;
-    if (g->mode != MODE_COMPUTER) return true;
-    cJSON *o = cJSON_Parse(g->row.options_json ? g->row.options_json : "{}");
-    const cJSON *level = cJSON_GetObjectItemCaseSensitive(o, "level");
-    const cJSON *comp = cJSON_GetObjectItemCaseSensitive(o, "computer");
-    bool ok = cJSON_IsString(level) && cJSON_IsString(comp);
-    if (ok) {
-        snprintf(g->level, sizeof g->level, "%s", level->valuestring);
-        g->computer_color = !strcmp(comp->valuestring, "black") ? BLACK
-                          : !strcmp(comp->valuestring, "white") ? WHITE : 0;
-        ok = g->computer_color != 0;
-    }
-    cJSON_Delete(o);
-    return ok;
-}
-
-static bool action_from_store(const store_action *sa, int size, action *out) {
-    memset(out, 0, sizeof *out);
-    out->color = sa->color;
-    out->point = NO_POINT;
-    if (!strcmp(sa->kind, "attempt")) {
-        out->kind = ACT_ATTEMPT;
-        return vertex_parse(sa->vertex, size, &out->point) && out->point != PASS_POINT;
-    }
-    if (!strcmp(sa->kind, "pass")) out->kind = ACT_PASS;
-    else if (!strcmp(sa->kind, "resign")) out->kind = ACT_RESIGN;
-    else if (!strcmp(sa->kind, "timeout")) out->kind = ACT_TIMEOUT;
-    else if (!strcmp(sa->kind, "forfeit")) out->kind = ACT_FORFEIT;
-    else return false;
-    return true;
-}
-
-/* Replays the stored log; every action must be accepted with its seq. */
-static bool replay_log(game *g, const store_action *acts, int n) {
-    int size = referee_settings(g->ref)->size;
-    g->at_ms = malloc((size_t)(n > 0 ? n : 1) * sizeof *g->at_ms);
-    if (!g->at_ms) return false;
-    g->cap_at = n > 0 ? n : 1;
-    for (int i = 0; i < n; i++) {
-        g->at_ms[i] = acts[i].at_ms;
-        g->n_at = i + 1;
-        action a;
-        const ref_event *ev;
-        if (acts[i].seq != i + 1 || !action_from_store(&acts[i], size, &a) ||
-            referee_apply(g->ref, a, &ev) != REFUSE_NONE)
-            return false;
-    }
-    return true;
-}
-
-/* The seat whose request an action was: a claim (forfeit) is the
- * opponent's request, a timeout nobody's (0). */
-static int requester_of(const action *a) {
-    if (a->kind == ACT_TIMEOUT) return 0;
-    return a->kind == ACT_FORFEIT ? color_other(a->color) : a->color;
-}
-
-/* Each seat's last answer, so a retry after a restart still gets it. */
-static bool rebuild_answers(game *g) {
-    int n = referee_event_count(g->ref);
-    for (int seq = n; seq >= 1; seq--) {
-        const action *a = referee_action(g->ref, seq);
-        int seat = requester_of(a);
-        seat_answer *sa = &g->last[seat];
-        if (!seat || sa->seq) continue;
-        referee *then = seq == n ? g->ref : referee_replay(g->ref, seq);
-        if (!then) return false;
-        sa->text = game_answer_text(g, then, seat, seq, &sa->len);
-        if (then != g->ref) referee_free(then);
-        if (!sa->text) return false;
-        sa->seq = seq;
-        sa->act = *a;
-        if (g->last[BLACK].seq && g->last[WHITE].seq) break;
-    }
-    return true;
-}
-
-referee *referee_replay(const referee *r, int upto) {
-    referee *copy = referee_new(referee_settings(r));
-    for (int seq = 1; copy && seq <= upto; seq++)
-        if (referee_apply(copy, *referee_action(r, seq), NULL) != REFUSE_NONE) {
-            referee_free(copy);
-            return NULL;
-        }
-    return copy;
-}
-
-/* Loads g's row and log from the store into the fresh game g, replaying
- * it; g is freed on failure. */
-static games_status load_into(games *gm, const char *id, game *g, game **out) {
-    store_action *acts = NULL;
-    int n = 0;
-    int rc = store_load_game(gm->st, id, &g->row, &acts, &n);
-    if (rc != STORE_OK) {
-        game_free(g);
-        return rc == STORE_NOT_FOUND ? GAMES_NOT_FOUND : rc == STORE_UNAVAILABLE ? GAMES_UNAVAILABLE : GAMES_ERROR;
-    }
-    game_settings s;
-    char err[160];
-    bool ok = settings_parse_json(g->row.settings_json, &s, err, sizeof err) && read_options(g) &&
-              time_control_parse_json(g->row.time_control_json, &g->tc, err, sizeof err) &&
-              (g->ref = referee_new(&s)) != NULL && replay_log(g, acts, n) && rebuild_answers(g);
-    free(acts);
-    if (!ok) {
-        fprintf(stderr, "phantomgo: game %s cannot be replayed from the store\n", id);
-        game_free(g);
-        return GAMES_ERROR;
-    }
-    g->settings = s;
-    atomic_store(&g->over, referee_result(g->ref).over);
-    *out = g;
-    return GAMES_OK;
-}
+/* ---- loading --------------------------------------------------------------- */
 
 static games_status load_game(games *gm, const char *id, game **out) {
-    game *g = game_alloc(gm, id);
-    if (!g) return GAMES_ERROR;
-    games_status st = load_into(gm, id, g, out);
-    if (st == GAMES_OK) game_clock_rearm(g);
-    return st;
-}
-
-bool game_reload_log(game *g) {
-    game *fresh = game_alloc(g->owner, g->id), *loaded;
-    if (!fresh || load_into(g->owner, g->id, fresh, &loaded) != GAMES_OK) return false;
-    /* Swap what the log determines; fresh leaves with the old state. */
-    referee *ref = g->ref; g->ref = fresh->ref; fresh->ref = ref;
-    int64_t *at = g->at_ms; g->at_ms = fresh->at_ms; fresh->at_ms = at;
-    int n_at = g->n_at; g->n_at = fresh->n_at; fresh->n_at = n_at;
-    int cap_at = g->cap_at; g->cap_at = fresh->cap_at; fresh->cap_at = cap_at;
-    store_game row = g->row; g->row = fresh->row; fresh->row = row;
-    for (int c = 0; c < 3; c++) {
-        seat_answer last = g->last[c]; g->last[c] = fresh->last[c]; fresh->last[c] = last;
+    store_game row;
+    store_action *acts = NULL;
+    int n = 0;
+    games_status st = games_status_of_store(store_load_game(gm->env.st, id, &row, &acts, &n));
+    if (st != GAMES_OK) return st == GAMES_SEAT_TAKEN ? GAMES_ERROR : st;
+    char err[200];
+    *out = game_from_store(&gm->env, &row, acts, n, err, sizeof err);
+    free(acts);
+    store_game_free_fields(&row);
+    if (!*out) {
+        fprintf(stderr, "phantomgo: game %s cannot be replayed from the store: %s\n", id, err);
+        return GAMES_ERROR;
     }
-    game_free(fresh);
-    g->log_in_doubt = false;
-    atomic_store(&g->over, referee_result(g->ref).over);
-    game_invalidate(g);
-    game_clock_rearm(g);
-    return true;
+    return GAMES_OK;
 }
 
 static bool id_well_formed(const char *id) {
@@ -419,38 +245,58 @@ games_status games_get(games *gm, const char *id, game **out) {
     *out = NULL;
     if (!id_well_formed(id)) return GAMES_NOT_FOUND;
     pthread_mutex_lock(&gm->lock);
-    game *g = registry_find(gm, id);
-    if (g) {
-        g->refs++;
-        g->last_used_ms = games_clock_ms();
-    }
+    entry *e = table_find(gm, id);
+    if (e) *out = game_ref(e->g);
     pthread_mutex_unlock(&gm->lock);
-    if (g) {
-        *out = g;
-        return GAMES_OK;
-    }
+    if (*out) return GAMES_OK;
+    game *g;
     games_status st = load_game(gm, id, &g);
     if (st != GAMES_OK) return st;
-    *out = registry_insert(gm, g);
-    games_lobby_update(*out);
+    bool ours = (*out = table_insert(gm, g)) == g;
+    if (!*out) return GAMES_ERROR;
+    if (ours) game_notify(*out);          /* loaded: its listeners catch up */
     return GAMES_OK;
+}
+
+/* Game ids copied out of a store_list_games walk, so games are loaded
+ * after the walk (the store's walk is not held while games replay). */
+typedef struct id_list { char (*ids)[24]; size_t n, cap; } id_list;
+
+static int collect_id(void *ctx, const char *id) {
+    id_list *l = ctx;
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? l->cap * 2 : 64;
+        char (*ids)[24] = realloc(l->ids, cap * sizeof *ids);
+        if (!ids) return 1;
+        l->ids = ids;
+        l->cap = cap;
+    }
+    snprintf(l->ids[l->n++], sizeof l->ids[0], "%s", id);
+    return 0;
+}
+
+int games_load_listed(games *gm, const char *which, game_listener *l) {
+    id_list list = { NULL, 0, 0 };
+    int rc = store_list_games(gm->env.st, which, collect_id, &list);
+    if (rc != STORE_OK)
+        fprintf(stderr, "phantomgo: cannot list the stored games (%s: %s); some may resume late\n",
+                which, rc == 1 ? "out of memory" : store_strerror(rc));
+    for (size_t i = 0; i < list.n; i++) {
+        game *g;
+        if (games_get(gm, list.ids[i], &g) != GAMES_OK) continue;
+        l->changed(l, g);
+        game_release(g);
+    }
+    free(list.ids);
+    return rc;
 }
 
 /* ---- creation ------------------------------------------------------------ */
 
 static bool new_seat(store_game *row, int color, char token[SECRET_TEXT_LEN + 1]) {
-    return secrets_new_token(token) && secrets_hash(token, strlen(token), row->seat_hash[color - 1]);
-}
-
-static char *options_json(const game_new *req) {
-    if (req->mode != MODE_COMPUTER) return strdup("{}");
-    cJSON *o = cJSON_CreateObject();
-    char *text = NULL;
-    if (o && cJSON_AddStringToObject(o, "level", req->level) &&
-        cJSON_AddStringToObject(o, "computer", req->creator_color == BLACK ? "white" : "black"))
-        text = cJSON_PrintUnformatted(o);
-    cJSON_Delete(o);
-    return text;
+    if (color != BLACK && color != WHITE) return false;
+    uint8_t *hash = color == BLACK ? row->seat_hash[0] : row->seat_hash[1];
+    return secrets_new_token(token) && secrets_hash(token, strlen(token), hash);
 }
 
 static char *json_text(cJSON *o) {
@@ -459,14 +305,26 @@ static char *json_text(cJSON *o) {
     return text;
 }
 
+static char *options_json(const game_new *req) {
+    if (req->mode != MODE_COMPUTER) return strdup("{}");
+    cJSON *o = cJSON_CreateObject();
+    if (!cJSON_AddStringToObject(o, "level", req->level) ||
+        !cJSON_AddStringToObject(o, "computer", req->creator_color == BLACK ? "white" : "black")) {
+        cJSON_Delete(o);
+        return NULL;
+    }
+    return json_text(o);
+}
+
 /* The row of a new game and the secrets it hands out. Its clock starts now
  * unless an online game waits for its second player. */
 static bool fill_row(store_game *row, const game_new *req, int64_t now, game_created *out) {
+    snprintf(row->id, sizeof row->id, "%s", out->id);
     row->settings_json = json_text(settings_to_json(&req->settings));
     row->options_json = options_json(req);
     row->time_control_json = json_text(time_control_to_json(&req->tc));
     if (!row->settings_json || !row->options_json || !row->time_control_json) return false;
-    snprintf(row->mode, sizeof row->mode, "%s", game_mode_name(req->mode));
+    snprintf(row->mode, sizeof row->mode, "%s", mode_name(req->mode));
     row->created_at_ms = now;
     row->started_at_ms = req->mode == MODE_ONLINE ? 0 : now;
     row->is_public = req->mode == MODE_ONLINE && req->public_game;
@@ -479,49 +337,107 @@ static bool fill_row(store_game *row, const game_new *req, int64_t now, game_cre
            secrets_hash(out->invite, strlen(out->invite), row->invite_hash);
 }
 
+/* Stores a new game's row: the plain insert, or with rematch_of the
+ * rematch transaction (the new row and the link from the old game). */
+static int store_new_row(games *gm, const store_game *row, const char *rematch_of) {
+    return rematch_of ? store_create_rematch(gm->env.st, rematch_of, row) : store_insert_game(gm->env.st, row);
+}
+
+/* A new game stored and in the table, told to the listeners. */
+static games_status create_one(games *gm, const game_new *req, const char *rematch_of, game_created *out) {
+    store_game row;
+    memset(&row, 0, sizeof row);
+    memset(out, 0, sizeof *out);
+    bool ok = secrets_new_game_id(out->id) && fill_row(&row, req, games_now_ms(gm), out);
+    int rc = ok ? store_new_row(gm, &row, rematch_of) : STORE_ERROR;
+    char err[200] = "";
+    game *g = rc == STORE_OK ? game_from_store(&gm->env, &row, NULL, 0, err, sizeof err) : NULL;
+    store_game_free_fields(&row);
+    if (rc == STORE_CONFLICT) return GAMES_SEAT_TAKEN;       /* the caller sorts it out */
+    if (rc != STORE_OK) return games_status_of_store(rc);
+    if (!g) {
+        fprintf(stderr, "phantomgo: game %s: created but not loaded: %s\n", out->id, err);
+        return GAMES_ERROR;
+    }
+    metrics_game_created();
+    if (!(g = table_insert(gm, g))) return GAMES_ERROR;
+    game_notify(g);
+    game_release(g);
+    return GAMES_OK;
+}
+
 games_status games_create(games *gm, const game_new *req, game_created *out) {
-    if (req->mode == MODE_COMPUTER && !gm->has_bot) return GAMES_NO_BOT;
+    if (req->mode == MODE_COMPUTER && !gm->computer_allowed) return GAMES_NO_BOT;
     for (int attempt = 0; attempt < CREATE_ATTEMPTS; attempt++) {
-        memset(out, 0, sizeof *out);
-        game *g = NULL;
-        if (!secrets_new_game_id(out->id) || !(g = game_alloc(gm, out->id))) return GAMES_ERROR;
-        snprintf(g->row.id, sizeof g->row.id, "%s", out->id);
-        g->tc = req->tc;
-        g->settings = req->settings;
-        if (!fill_row(&g->row, req, games_now_ms(gm), out) || !read_options(g) ||
-            !(g->ref = referee_new(&req->settings))) {
-            game_free(g);
-            return GAMES_ERROR;
-        }
-        int rc = store_insert_game(gm->st, &g->row);
-        if (rc == STORE_CONFLICT) {              /* an id drawn twice: draw again */
-            game_free(g);
-            continue;
-        }
-        if (rc != STORE_OK) {
-            game_free(g);
-            return rc == STORE_UNAVAILABLE ? GAMES_UNAVAILABLE : GAMES_ERROR;
-        }
-        metrics_game_created();
-        game_clock_rearm(g);
-        g = registry_insert(gm, g);
-        games_lobby_update(g);
-        games_bot_consider(g);
-        game_release(g);
-        return GAMES_OK;
+        games_status st = create_one(gm, req, NULL, out);
+        if (st != GAMES_SEAT_TAKEN) return st;      /* a conflict: an id drawn twice, draw again */
     }
     return GAMES_ERROR;
 }
 
-int games_collect_id(void *ctx, const char *id) {
-    id_list *l = ctx;
-    if (l->n == l->cap) {
-        size_t cap = l->cap ? l->cap * 2 : 64;
-        char (*ids)[24] = realloc(l->ids, cap * sizeof *ids);
-        if (!ids) return 1;
-        l->ids = ids;
-        l->cap = cap;
+/* ---- rematch --------------------------------------------------------------- */
+
+/* The rematch the store holds for game id ("" if none). */
+static games_status stored_rematch(games *gm, const char *id, char rematch[24]) {
+    store_game row;
+    games_status st = games_status_of_store(store_load_game(gm->env.st, id, &row, NULL, NULL));
+    if (st != GAMES_OK) return st == GAMES_SEAT_TAKEN ? GAMES_ERROR : st;
+    snprintf(rematch, 24, "%s", row.rematch_id);
+    store_game_free_fields(&row);
+    return GAMES_OK;
+}
+
+/* Creates g's rematch for seat `color` in one store transaction. Another
+ * seat's rematch created meanwhile makes the store refuse ours; then
+ * *existing names theirs. */
+static games_status rematch_create(games *gm, game *g, int color, game_created *out, char existing[24]) {
+    char level[16];
+    game_new req;
+    memset(&req, 0, sizeof req);
+    game_rematch_request(g, &req.mode, &req.settings, &req.tc, level);
+    req.creator_color = color_other(color);
+    req.level = level;
+    for (int attempt = 0; attempt < CREATE_ATTEMPTS; attempt++) {
+        games_status st = create_one(gm, &req, game_id(g), out);
+        if (st == GAMES_OK) {
+            /* The other seat is the opponent's, taken by their own rematch
+             * call: its invite secret is told to nobody. */
+            out->invite[0] = '\0';
+            game_set_rematch(g, out->id);
+            return GAMES_OK;
+        }
+        if (st != GAMES_SEAT_TAKEN) return st;
+        st = stored_rematch(gm, game_id(g), existing);
+        if (st != GAMES_OK || existing[0]) return st;
     }
-    snprintf(l->ids[l->n++], sizeof l->ids[0], "%s", id);
-    return 0;
+    return GAMES_ERROR;
+}
+
+/* The other seat takes its place in the rematch the first seat created. */
+static games_status rematch_join(games *gm, const char *id, int color, game_created *out) {
+    game *ng;
+    games_status st = games_get(gm, id, &ng);
+    if (st != GAMES_OK) return st;
+    int seat = color_other(color);
+    st = game_take_rematch_seat(ng, seat, out->token[seat]);
+    if (st == GAMES_OK) snprintf(out->id, sizeof out->id, "%s", id);
+    game_release(ng);
+    return st;
+}
+
+games_status games_rematch(games *gm, game *g, int color, bool *created, game_created *out) {
+    memset(out, 0, sizeof *out);
+    *created = false;
+    bool over;
+    char existing[24] = "";
+    game_rematch_of(g, &over, existing);
+    if (!over) return GAMES_NOT_OVER;
+    if (!existing[0]) {
+        games_status st = rematch_create(gm, g, color, out, existing);
+        if (st != GAMES_OK) return st;
+        *created = !existing[0];
+        if (*created) return GAMES_OK;
+        memset(out, 0, sizeof *out);
+    }
+    return rematch_join(gm, existing, color, out);
 }

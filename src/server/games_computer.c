@@ -2,7 +2,7 @@
  * module's hook, so a `computer` game's seat is played by the bot. Its
  * time per decision is also capped by what its clock allows (think_ms).
  *
- * The games workers call computer_choose off the HTTP threads with the
+ * The computer's workers (server/computer.c) call computer_choose off the HTTP threads with the
  * computer seat's observations only (the visibility filter's output); this
  * file folds them into a fresh bot_memory each time, so a restarted server
  * resumes a game from its stored log with nothing else to restore. The
@@ -48,11 +48,11 @@ static bool computer_choose(void *ctx, const bot_request *rq, action *out) {
     return true;
 }
 
-bool games_enable_computer(games *gm) {
+computer *games_enable_computer(games *gm) {
     static computer_ctx ctx;
     const char *budget = getenv("PHANTOMGO_BOT_PLAYOUTS");
     ctx.test_playouts = budget ? atoi(budget) : 0;
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     games_bot hook = { computer_choose, &ctx, cores > 0 ? (int)cores : 1 };
-    return games_set_bot(gm, &hook);
+    return computer_start(gm, &hook);
 }

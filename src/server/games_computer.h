@@ -5,10 +5,11 @@
 
 #include <stdbool.h>
 
-#include "server/games.h"
+#include "server/computer.h"
 
 /* Starts the computer's workers (one per core) on gm and queues the stored
- * games where it is to move. Call once, before serving. */
-bool games_enable_computer(games *gm);
+ * games where it is to move; NULL if they cannot start. Call once, before
+ * serving. */
+computer *games_enable_computer(games *gm);
 
 #endif

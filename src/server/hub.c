@@ -27,8 +27,10 @@
 #include <cjson/cJSON.h>
 
 #include "server/games.h"
-#include "server/http.h"
+#include "server/http_reply.h"
+#include "server/lobby.h"
 #include "server/metrics.h"
+#include "wire/json_number.h"
 
 enum { HELLO_TIMEOUT_MS = 10000, MESSAGE_MAX = 4096, WRITER_STACK = 256 * 1024 };
 #define SOCKET_PREFIX "/api/v1/games/"
@@ -274,6 +276,35 @@ static bool wait_due(hub_conn *hc) {
     return due;
 }
 
+/* {"type":"lobby","open":..,"playing":..}: the lobby's lists behind their
+ * envelope (lists is consumed). */
+static cJSON *lobby_frame(cJSON *lists) {
+    cJSON *frame = lists ? cJSON_CreateObject() : NULL;
+    bool ok = frame && cJSON_AddStringToObject(frame, "type", "lobby");
+    for (cJSON *item; ok && (item = lists->child) != NULL;) {
+        cJSON_DetachItemViaPointer(lists, item);
+        ok = cJSON_AddItemToObject(frame, item->string, item);
+        if (!ok) cJSON_Delete(item);
+    }
+    cJSON_Delete(lists);
+    if (ok) return frame;
+    cJSON_Delete(frame);
+    return NULL;
+}
+
+/* {"type":"update","events":[seq > since],"view":{..}} for viewer who. */
+static cJSON *update_frame(game *g, viewer who, int since, int *seq) {
+    cJSON *events, *vw;
+    if (!game_events(g, who, since, &events, &vw, seq)) return NULL;
+    cJSON *frame = cJSON_CreateObject();
+    bool ok = frame && cJSON_AddStringToObject(frame, "type", "update");
+    if (!(ok = ok && cJSON_AddItemToObject(frame, "events", events))) cJSON_Delete(events);
+    if (!(ok = ok && cJSON_AddItemToObject(frame, "view", vw))) cJSON_Delete(vw);
+    if (ok) return frame;
+    cJSON_Delete(frame);
+    return NULL;
+}
+
 static void *writer_main(void *arg) {
     hub_conn *hc = arg;
     while (wait_due(hc)) {
@@ -282,11 +313,11 @@ static void *writer_main(void *arg) {
         int since = hc->sent_seq;
         pthread_mutex_unlock(&hc->lock);
         int seq = since;
-        size_t len;
-        char *frame = hc->lobby ? games_lobby_json(hc->hb->srv->gm, "{\"type\":\"lobby\",", &len)
-                                : game_events_json(hc->g, who, since, "{\"type\":\"update\",", &seq, &len);
-        bool ok = frame && send_text(hc, frame, len);
-        free(frame);
+        cJSON *frame = hc->lobby ? lobby_frame(lobby_now(hc->hb->srv->lb)) : update_frame(hc->g, who, since, &seq);
+        char *text = frame ? cJSON_PrintUnformatted(frame) : NULL;
+        bool ok = text && send_text(hc, text, strlen(text));
+        cJSON_free(text);
+        cJSON_Delete(frame);
         if (!ok) {
             cut(hc);
             break;
@@ -303,34 +334,20 @@ static void *writer_main(void *arg) {
 static void refuse_upgrade(struct mg_connection *conn, hub *hb, int status, const char *code, const char *msg) {
     http_request rq;
     http_request_init(&rq, hb->srv, conn);
-    mg_disable_connection_keep_alive(conn);
+    http_close_after(&rq);
     http_send_error(&rq, status, code, msg);
 }
 
-static int on_connect(const struct mg_connection *cconn, void *cbdata) {
-    hub *hb = cbdata;
-    struct mg_connection *conn = (struct mg_connection *)cconn;   /* civetweb passes it const */
-    char id[24];
-    game *g = NULL;
-    const struct mg_request_info *ri = mg_get_request_info(conn);
-    bool lobby = !strcmp(ri->local_uri, LOBBY_PATH);
-    games_status st = lobby ? GAMES_OK : socket_path_id(ri->local_uri, id) ? games_get(hb->srv->gm, id, &g)
-                                                                           : GAMES_NOT_FOUND;
-    if (st != GAMES_OK) {
-        if (st == GAMES_NOT_FOUND) refuse_upgrade(conn, hb, 404, "not_found", "No such game.");
-        else refuse_upgrade(conn, hb, 503, "unavailable", "The game cannot be loaded now.");
-        return 1;
-    }
+/* A socket's state for game g (NULL: the lobby), counted against the
+ * server's and its address's caps (over one, it is refused: closed as soon
+ * as it is ready). NULL when out of memory. */
+static hub_conn *conn_new(hub *hb, struct mg_connection *conn, game *g, bool is_lobby) {
     hub_conn *hc = calloc(1, sizeof *hc);
-    if (!hc) {
-        game_release(g);
-        refuse_upgrade(conn, hb, 503, "unavailable", "The server is out of memory.");
-        return 1;
-    }
+    if (!hc) return NULL;
     hc->hb = hb;
     hc->conn = conn;
     hc->g = g;
-    hc->lobby = lobby;
+    hc->lobby = is_lobby;
     hc->fd = -1;
     hc->watcher.notify = on_game_changed;
     pthread_mutex_init(&hc->lock, NULL);
@@ -346,6 +363,29 @@ static int on_connect(const struct mg_connection *cconn, void *cbdata) {
         hc->refused = "too many connections from this address";
     }
     if (hc->refused) metrics_ws_refused();
+    return hc;
+}
+
+static int on_connect(const struct mg_connection *cconn, void *cbdata) {
+    hub *hb = cbdata;
+    struct mg_connection *conn = (struct mg_connection *)cconn;   /* civetweb passes it const */
+    char id[24];
+    game *g = NULL;
+    const struct mg_request_info *ri = mg_get_request_info(conn);
+    bool is_lobby = !strcmp(ri->local_uri, LOBBY_PATH);
+    games_status st = is_lobby ? GAMES_OK : socket_path_id(ri->local_uri, id) ? games_get(hb->srv->gm, id, &g)
+                                                                           : GAMES_NOT_FOUND;
+    if (st != GAMES_OK) {
+        if (st == GAMES_NOT_FOUND) refuse_upgrade(conn, hb, 404, "not_found", "No such game.");
+        else refuse_upgrade(conn, hb, 503, "unavailable", "The game cannot be loaded now.");
+        return 1;
+    }
+    hub_conn *hc = conn_new(hb, conn, g, is_lobby);
+    if (!hc) {
+        game_release(g);
+        refuse_upgrade(conn, hb, 503, "unavailable", "The server is out of memory.");
+        return 1;
+    }
     mg_set_user_connection_data(conn, hc);
     return 0;
 }
@@ -390,6 +430,19 @@ static void on_ready(struct mg_connection *conn, void *cbdata) {
     hub_list_add(hb, hc);
 }
 
+/* The hello's viewer: a seat for its token, a spectator without one;
+ * false (with the error) for a token that is not a seat here. */
+static bool hello_viewer(hub_conn *hc, const cJSON *token, viewer *who, const char **code, const char **msg) {
+    int seat = cJSON_IsString(token) && !hc->lobby ? game_seat_of(hc->g, token->valuestring) : 0;
+    if (cJSON_IsString(token) && !hc->lobby && !seat) {
+        *code = "bad_token";
+        *msg = "This token is not a seat of this game.";
+        return false;
+    }
+    *who = seat ? (viewer)seat : VIEWER_SPECTATOR;
+    return true;
+}
+
 /* {"type":"hello","token":"..."|null,"since":N}: false with an error code. */
 static bool parse_hello(hub_conn *hc, const char *data, size_t len, const char **code, const char **msg) {
     *code = "bad_request";
@@ -398,23 +451,16 @@ static bool parse_hello(hub_conn *hc, const char *data, size_t len, const char *
     const cJSON *type = cJSON_GetObjectItemCaseSensitive(o, "type");
     const cJSON *token = cJSON_GetObjectItemCaseSensitive(o, "token");
     const cJSON *since = cJSON_GetObjectItemCaseSensitive(o, "since");
+    int since_seq = 0;
+    viewer who = VIEWER_SPECTATOR;
     bool ok = cJSON_IsObject(o) && cJSON_IsString(type) && !strcmp(type->valuestring, "hello") &&
               (!token || cJSON_IsNull(token) || cJSON_IsString(token)) &&
-              (!since || (cJSON_IsNumber(since) && since->valuedouble >= 0 && since->valuedouble <= 1e9 &&
-                          since->valuedouble == (double)(int)since->valuedouble));
-    int seat = 0;
-    if (ok && cJSON_IsString(token) && !hc->lobby) {
-        seat = game_seat_of(hc->g, token->valuestring);
-        if (!seat) {
-            ok = false;
-            *code = "bad_token";
-            *msg = "This token is not a seat of this game.";
-        }
-    }
+              (!since || json_whole_int(since, 0, 1000000000, &since_seq)) &&
+              hello_viewer(hc, token, &who, code, msg);
     if (ok) {
         pthread_mutex_lock(&hc->lock);
-        hc->who = seat ? (viewer)seat : VIEWER_SPECTATOR;
-        hc->sent_seq = since ? (int)since->valuedouble : 0;
+        hc->who = who;
+        hc->sent_seq = since_seq;
         hc->hello_done = true;
         hc->due = true;
         pthread_cond_signal(&hc->wake);
@@ -441,7 +487,7 @@ static int on_data(struct mg_connection *conn, int bits, char *data, size_t len,
         return 0;
     }
     if (hc->lobby) {
-        games_lobby_watch(hc->hb->srv->gm, &hc->watcher);
+        lobby_watch(hc->hb->srv->lb, &hc->watcher);
         return 1;
     }
     game_watch(hc->g, &hc->watcher);
@@ -467,7 +513,7 @@ static void on_close(const struct mg_connection *conn, void *cbdata) {
     hc->closing = true;
     pthread_cond_signal(&hc->wake);
     pthread_mutex_unlock(&hc->lock);
-    if (watching && hc->lobby) games_lobby_unwatch(hb->srv->gm, &hc->watcher);
+    if (watching && hc->lobby) lobby_unwatch(hb->srv->lb, &hc->watcher);
     if (watching && !hc->lobby) {
         game_unwatch(hc->g, &hc->watcher);
         game_presence(hc->g, (int)hc->who, -1);

@@ -20,10 +20,12 @@
 #include <unistd.h>
 
 #include "server/config.h"
+#include "server/deadlines.h"
 #include "server/games.h"
 #include "server/games_computer.h"
 #include "server/http.h"
 #include "server/hub.h"
+#include "server/lobby.h"
 #include "server/server.h"
 
 /* mkdir -p of the directory that will hold path. */
@@ -71,6 +73,20 @@ static void fit_process_limit(server_config *cfg) {
     cfg->max_websockets = (int)fits;
 }
 
+/* The registry and its three clients, each loading its stored games. */
+static bool open_games(server_ctx *srv, char *err, size_t errlen) {
+    const server_config *c = &srv->cfg;
+    if (games_open(&srv->gm, srv->st, err, errlen) != GAMES_OK) return false;
+    games_set_options(srv->gm, c->abandon_after, c->test_clock);
+    if (c->test_clock) fprintf(stderr, "phantomgo: warning: --test-clock: anyone here can move the clock\n");
+    const char *failed = !(srv->dl = deadlines_start(srv->gm)) ? "cannot start the clock thread"
+                       : !(srv->lb = lobby_open(srv->gm)) ? "out of memory"
+                       : !(srv->cq = games_enable_computer(srv->gm)) ? "cannot start the computer player's threads"
+                       : NULL;
+    if (failed) snprintf(err, errlen, "%s", failed);
+    return !failed;
+}
+
 static bool open_parts(server_ctx *srv, char *err, size_t errlen) {
     const server_config *c = &srv->cfg;
     char schema[PATH_MAX];
@@ -82,14 +98,7 @@ static bool open_parts(server_ctx *srv, char *err, size_t errlen) {
         return false;
     }
     if (store_open(&srv->st, c->db, schema, err, errlen) != STORE_OK) return false;
-    if (games_open(&srv->gm, srv->st, err, errlen) != GAMES_OK) return false;
-    games_set_options(srv->gm, c->abandon_after, c->test_clock);
-    if (c->test_clock) fprintf(stderr, "phantomgo: warning: --test-clock: anyone here can move the clock\n");
-    games_resume(srv->gm);
-    if (!games_enable_computer(srv->gm)) {
-        snprintf(err, errlen, "cannot start the computer player's threads");
-        return false;
-    }
+    if (!open_games(srv, err, errlen)) return false;
     srv->hb = hub_new(srv);
     srv->api_limit = ratelimit_new(c->rate_limit, 5.0 * c->rate_limit);
     srv->create_limit = ratelimit_new(c->create_limit / 60.0, c->create_limit);
@@ -102,11 +111,24 @@ static bool open_parts(server_ctx *srv, char *err, size_t errlen) {
 
 static void close_parts(server_ctx *srv) {
     http_stop(srv);                 /* no request or socket after this */
-    games_close(srv->gm);           /* the computer's workers stop here */
+    computer_stop(srv->cq);         /* waits for moves being thought */
+    deadlines_stop(srv->dl);
+    lobby_close(srv->lb);
+    games_close(srv->gm);
     store_close(srv->st);           /* pending commits are flushed */
     hub_free(srv->hb);
     ratelimit_free(srv->api_limit);
     ratelimit_free(srv->create_limit);
+}
+
+/* SIGINT and SIGTERM are blocked in every thread (they inherit the mask)
+ * and taken by sigwait on stop; SIGPIPE is ignored. */
+static void block_stop_signals(sigset_t *stop) {
+    sigemptyset(stop);
+    sigaddset(stop, SIGINT);
+    sigaddset(stop, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, stop, NULL);
+    signal(SIGPIPE, SIG_IGN);
 }
 
 int cmd_serve(int argc, char **argv) {
@@ -123,11 +145,7 @@ int cmd_serve(int argc, char **argv) {
     }
     fit_process_limit(&srv.cfg);
     sigset_t stop;
-    sigemptyset(&stop);
-    sigaddset(&stop, SIGINT);
-    sigaddset(&stop, SIGTERM);
-    pthread_sigmask(SIG_BLOCK, &stop, NULL);
-    signal(SIGPIPE, SIG_IGN);
+    block_stop_signals(&stop);
     mg_init_library(0);
     if (!open_parts(&srv, err, sizeof err)) {
         fprintf(stderr, "phantomgo serve: %s\n", err);

@@ -8,7 +8,6 @@
 
 #include <limits.h>
 #include <stdint.h>
-#include <time.h>
 
 #include "server/config.h"
 #include "server/ratelimit.h"
@@ -16,12 +15,18 @@
 
 struct mg_context;
 typedef struct games games;
+typedef struct deadlines deadlines;
+typedef struct computer computer;
+typedef struct lobby lobby;
 typedef struct hub hub;
 
 typedef struct server_ctx {
     server_config cfg;
     store *st;
     games *gm;
+    deadlines *dl;
+    computer *cq;
+    lobby *lb;
     hub *hb;
     ratelimit *api_limit;       /* every /api/ request and WebSocket */
     ratelimit *create_limit;    /* game creation */
@@ -30,19 +35,5 @@ typedef struct server_ctx {
     struct mg_context *mg;
     int port;                   /* the port actually bound */
 } server_ctx;
-
-/* Milliseconds on the monotonic clock (durations, rate limits). */
-static inline int64_t server_now_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-/* Milliseconds since the epoch (timestamps stored with actions). */
-static inline int64_t server_wall_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 #endif

@@ -6,7 +6,6 @@
  * slashes, dot files nor symbolic links can reach anything else. */
 #include "server/static.h"
 
-#include <civetweb.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -141,10 +140,10 @@ static void send_body(http_request *rq, int fd, const struct stat *st, const cha
     size_t left = len;
     while (buf && left > 0) {
         ssize_t n = read(fd, buf, left < CHUNK ? left : CHUNK);
-        if (n <= 0 || mg_write(rq->conn, buf, (size_t)n) <= 0) break;
+        if (n <= 0 || !http_write(rq, buf, (size_t)n)) break;
         left -= (size_t)n;
     }
-    if (left > 0) mg_disable_connection_keep_alive(rq->conn);   /* the body fell short */
+    if (left > 0) http_close_after(rq);   /* the body fell short */
     free(buf);
 }
 

@@ -8,7 +8,7 @@
 #ifndef PG_SERVER_STATIC_H
 #define PG_SERVER_STATIC_H
 
-#include "server/http.h"
+#include "server/http_reply.h"
 
 /* Answers rq (a page, a file, 404 or 405). */
 void static_handle(http_request *rq);

@@ -114,7 +114,13 @@ typedef struct {
  *                       same one again is OK).
  * store_put_notes:      creates or replaces seat `color`'s notes (the
  *                       player's ghost stones, JSON). STORE_NOT_FOUND for an
- *                       unknown game. */
+ *                       unknown game.
+ * store_create_rematch: one transaction: inserts `rematch` (as
+ *                       store_insert_game) and sets game_id's rematch_id to
+ *                       its id (as store_set_rematch); either both or
+ *                       neither. STORE_CONFLICT if the new id exists or
+ *                       game_id has a different rematch already;
+ *                       STORE_NOT_FOUND for an unknown game_id. */
 int store_insert_game(store *st, const store_game *g);
 int store_append_action(store *st, const char *game_id, const store_action *a);
 int store_claim_seat(store *st, const char *game_id, int color,
@@ -122,6 +128,7 @@ int store_claim_seat(store *st, const char *game_id, int color,
 int store_set_rematch(store *st, const char *game_id, const char *rematch_id);
 int store_put_notes(store *st, const char *game_id, int color,
                     const char *ghosts_json);
+int store_create_rematch(store *st, const char *game_id, const store_game *rematch);
 
 /* Calls fn(ctx, game_id, seq) on a thread of the store whenever an action
  * is stored by any server sharing the database (this one included), so a
@@ -153,12 +160,15 @@ void store_watch_actions(store *st, store_action_fn fn, void *ctx);
  *                   "clock_to_resume": with a time limit (any time control
  *                   but {"type":"none"} without days_per_move) and a clock
  *                   started;
- *                   "public_to_list": public (lobby), newest first. */
+ *                   "public_to_list": public (lobby), newest first.
+ * store_ping:       STORE_OK if the database answers a read of its games
+ *                   table (the health check). */
 int store_load_game(store *st, const char *game_id, store_game *out_row,
                     store_action **out_actions, int *out_count);
 int store_get_notes(store *st, const char *game_id, int color,
                     char **out_ghosts_json);
 int store_list_games(store *st, const char *where_kind,
                      int (*each)(void *ctx, const char *game_id), void *ctx);
+int store_ping(store *st);
 
 #endif

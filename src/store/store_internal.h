@@ -22,13 +22,14 @@
 enum write_stmt {
     WS_BEGIN, WS_COMMIT, WS_ROLLBACK,
     WS_INSERT_GAME, WS_APPEND, WS_CLAIM, WS_REMATCH, WS_PUT_NOTES, WS_GAME_EXISTS,
+    WS_SAVEPOINT, WS_RELEASE, WS_ROLLBACK_TO,
     WS_COUNT
 };
 
 /* Each reader connection's prepared statements, indexed by enum read_stmt. */
 enum read_stmt {
     RS_BEGIN, RS_COMMIT, RS_GAME, RS_ACTIONS, RS_NOTES, RS_LIST_ALL, RS_LIST_RESUME,
-    RS_LIST_CLOCKS, RS_LIST_PUBLIC,
+    RS_LIST_CLOCKS, RS_LIST_PUBLIC, RS_PING,
     RS_COUNT
 };
 
@@ -39,14 +40,14 @@ enum read_stmt {
 typedef struct pg_store pg_store;
 
 /* One queued write: it lives on the caller's stack until done is set. */
-enum write_kind { W_INSERT_GAME, W_APPEND, W_CLAIM, W_REMATCH, W_PUT_NOTES };
+enum write_kind { W_INSERT_GAME, W_APPEND, W_CLAIM, W_REMATCH, W_PUT_NOTES, W_CREATE_REMATCH };
 
 typedef struct write_req write_req;
 struct write_req {
     enum write_kind kind;
     const char     *game_id;
     union {
-        const store_game   *game;
+        const store_game   *game;       /* also the new row of W_CREATE_REMATCH */
         const store_action *action;
         struct { int color; const uint8_t *hash; int64_t at_ms; } claim;
         const char         *rematch_id;

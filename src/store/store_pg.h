@@ -79,6 +79,7 @@ void pg_store_commit(pg_store *pg, write_req *list);
 int pg_store_load_game(pg_store *pg, const char *game_id, store_game *out_row,
                        store_action **out_actions, int *out_count);
 int pg_store_get_notes(pg_store *pg, const char *game_id, int color, char **out_ghosts_json);
+int pg_store_ping(pg_store *pg);
 /* Fills *ids (malloc'd, fixed-size ids) for one of store_list_games' kinds. */
 int pg_store_list_ids(pg_store *pg, const char *where_kind, char (**ids)[24], int *count);
 

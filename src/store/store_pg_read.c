@@ -12,7 +12,7 @@
 
 enum pg_read_stmt {
     PR_GAME, PR_ACTIONS, PR_NOTES, PR_LIST_ALL, PR_LIST_RESUME, PR_LIST_CLOCKS, PR_LIST_PUBLIC,
-    PR_COUNT
+    PR_PING, PR_COUNT
 };
 
 /* A game whose log ends the game for good is left out of the resume and
@@ -43,6 +43,7 @@ static const char *const read_sql[PR_COUNT] = {
     [PR_LIST_PUBLIC] =
         "SELECT g.id FROM games g WHERE g.public AND" PG_NOT_ENDED
         " ORDER BY g.created_at_ms DESC, g.id",
+    [PR_PING] = "SELECT 1 FROM games LIMIT 1",
 };
 
 static pg_link *reader_acquire(pg_store *pg) {
@@ -288,4 +289,16 @@ int pg_store_list_ids(pg_store *pg, const char *where_kind, char (**ids)[24], in
     *ids = NULL;
     *count = 0;
     return with_reader(pg, list_ids, &c);
+}
+
+static int ping(PGconn *conn, void *ctx, bool *broken) {
+    (void)ctx;
+    PGresult *res = exec_read(conn, PR_PING, NULL, NULL);
+    int code = rows_code(conn, res, broken);
+    PQclear(res);
+    return code;
+}
+
+int pg_store_ping(pg_store *pg) {
+    return with_reader(pg, ping, NULL);
 }

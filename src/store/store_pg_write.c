@@ -129,6 +129,8 @@ static enum pg_write_stmt bind_request(const write_req *r, params *p) {
     case W_REMATCH:
         add_text(p, r->u.rematch_id);
         return PW_REMATCH;
+    case W_CREATE_REMATCH:
+        break;                       /* two statements: see apply_create_rematch */
     case W_PUT_NOTES:
         add_int(p, r->u.notes.color);
         add_text(p, r->u.notes.json);
@@ -162,9 +164,41 @@ static int why_unchanged(PGconn *conn, const char *game_id, bool *failed, bool *
     return code;
 }
 
+static int apply_request(PGconn *conn, const write_req *r, bool *failed, bool *broken);
+
+static bool run_command(PGconn *conn, const char *sql, bool *broken);
+
+/* A rematch's new game and the old game's link to it, both or neither: a
+ * savepoint undoes the insert when the link is refused. */
+static int apply_create_rematch(PGconn *conn, const write_req *r, bool *failed, bool *broken) {
+    if (!run_command(conn, "SAVEPOINT rematch", broken)) {
+        *failed = true;
+        return STORE_UNAVAILABLE;
+    }
+    write_req insert = { .kind = W_INSERT_GAME, .game_id = r->u.game->id, .u.game = r->u.game };
+    write_req link = { .kind = W_REMATCH, .game_id = r->game_id, .u.rematch_id = r->u.game->id };
+    int code = apply_request(conn, &insert, failed, broken);
+    if (code == STORE_OK && !*failed)
+        code = apply_request(conn, &link, failed, broken);
+    if (*failed || *broken)
+        return code;
+    bool cmd_broken;
+    bool ok = run_command(conn, code == STORE_OK ? "RELEASE SAVEPOINT rematch"
+                                                 : "ROLLBACK TO SAVEPOINT rematch", &cmd_broken);
+    if (!ok) {
+        *failed = true;
+        *broken = cmd_broken;
+        return STORE_UNAVAILABLE;
+    }
+    return code;
+}
+
 /* Runs r inside the open transaction. *failed: the statement failed (the
  * transaction is aborted); *broken: the connection must go. */
 static int apply_request(PGconn *conn, const write_req *r, bool *failed, bool *broken) {
+    *failed = *broken = false;
+    if (r->kind == W_CREATE_REMATCH)
+        return apply_create_rematch(conn, r, failed, broken);
     params p;
     enum pg_write_stmt which = bind_request(r, &p);
     PGresult *res = exec_prepared(conn, which, &p);

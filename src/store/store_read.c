@@ -40,6 +40,7 @@ const char *const store_read_sql[RS_COUNT] = {
         "SELECT g.id FROM games g WHERE g.public = 1 AND coalesce("
         " (SELECT a.kind FROM actions a WHERE a.game_id = g.id ORDER BY a.seq DESC LIMIT 1), '')"
         " NOT IN ('resign', 'timeout', 'forfeit') ORDER BY g.created_at_ms DESC, g.id",
+    [RS_PING] = "SELECT count(*) FROM (SELECT 1 FROM games LIMIT 1)",
 };
 
 static store_reader *reader_acquire(store *st) {
@@ -178,6 +179,21 @@ int store_load_game(store *st, const char *game_id, store_game *out_row,
         run_simple(r->stmt[RS_COMMIT]);
     reader_release(st, r);
     return code;
+}
+
+/* A read of the games table: it reaches the file, so a missing, locked or
+ * unreadable database answers STORE_UNAVAILABLE. */
+int store_ping(store *st) {
+    if (!st)
+        return STORE_ERROR;
+    if (st->pg)
+        return pg_store_ping(st->pg);
+    store_reader *r = reader_acquire(st);
+    sqlite3_stmt *s = r->stmt[RS_PING];
+    int rc = sqlite3_step(s);
+    stmt_done(s);
+    reader_release(st, r);
+    return rc == SQLITE_ROW ? STORE_OK : store_code_of(rc);
 }
 
 int store_get_notes(store *st, const char *game_id, int color, char **out_ghosts_json) {

@@ -49,6 +49,9 @@ const char *const store_write_sql[WS_COUNT] = {
         " ON CONFLICT (game_id, color) DO UPDATE"
         " SET ghosts_json = excluded.ghosts_json, updated_at_ms = excluded.updated_at_ms",
     [WS_GAME_EXISTS] = "SELECT 1 FROM games WHERE id = ?1",
+    [WS_SAVEPOINT]   = "SAVEPOINT request",
+    [WS_RELEASE]     = "RELEASE request",
+    [WS_ROLLBACK_TO] = "ROLLBACK TO request",
 };
 
 /* ---- binding helpers: fixed-size fields must be NUL-terminated ---- */
@@ -111,6 +114,8 @@ static int bind_request(sqlite3_stmt *s, const write_req *r) {
     case W_REMATCH:
         rc |= sqlite3_bind_text(s, 2, r->u.rematch_id, -1, SQLITE_STATIC);
         break;
+    case W_CREATE_REMATCH:
+        break;                       /* two statements: see apply_create_rematch */
     case W_PUT_NOTES:
         rc |= sqlite3_bind_int(s, 2, r->u.notes.color);
         rc |= sqlite3_bind_text(s, 3, r->u.notes.json, -1, SQLITE_STATIC);
@@ -127,6 +132,10 @@ static int run_stmt(sqlite3_stmt *s) {
     sqlite3_reset(s);
     sqlite3_clear_bindings(s);
     return rc;
+}
+
+static int txn(store *st, enum write_stmt which) {
+    return run_stmt(st->wstmt[which]) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(st->wdb);
 }
 
 /* After an UPDATE that changed nothing: unknown game or refused change. */
@@ -152,9 +161,33 @@ static enum write_stmt stmt_of(enum write_kind kind) {
     }
 }
 
+static int apply_request(store *st, const write_req *r, int *sqlite_rc);
+
+/* A rematch: the new game's row and the old game's link to it, under one
+ * savepoint inside the batch's transaction, so a failure of the second
+ * undoes the first and nothing else of the batch. (The PostgreSQL backend
+ * mirrors this as one transaction of its own.) */
+static int apply_create_rematch(store *st, const write_req *r, int *sqlite_rc) {
+    *sqlite_rc = txn(st, WS_SAVEPOINT);
+    if (*sqlite_rc != SQLITE_OK)
+        return store_code_of(*sqlite_rc);
+    write_req insert = { .kind = W_INSERT_GAME, .game_id = r->u.game->id, .u.game = r->u.game };
+    write_req link = { .kind = W_REMATCH, .game_id = r->game_id, .u.rematch_id = r->u.game->id };
+    int rc = apply_request(st, &insert, sqlite_rc);
+    if (rc == STORE_OK)
+        rc = apply_request(st, &link, sqlite_rc);
+    if (rc != STORE_OK && !sqlite3_get_autocommit(st->wdb))
+        txn(st, WS_ROLLBACK_TO);
+    if (!sqlite3_get_autocommit(st->wdb))
+        txn(st, WS_RELEASE);
+    return rc;
+}
+
 /* Runs r's statement; returns its STORE_* result and leaves the SQLite code
  * of a non-constraint failure in *sqlite_rc (SQLITE_OK otherwise). */
 static int apply_request(store *st, const write_req *r, int *sqlite_rc) {
+    if (r->kind == W_CREATE_REMATCH)
+        return apply_create_rematch(st, r, sqlite_rc);
     sqlite3_stmt *s = st->wstmt[stmt_of(r->kind)];
     *sqlite_rc = SQLITE_OK;
     if (bind_request(s, r) != SQLITE_OK) {
@@ -182,10 +215,6 @@ static int apply_request(store *st, const write_req *r, int *sqlite_rc) {
 }
 
 /* ---- transactions ---- */
-
-static int txn(store *st, enum write_stmt which) {
-    return run_stmt(st->wstmt[which]) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(st->wdb);
-}
 
 static void rollback_if_open(store *st) {
     if (!sqlite3_get_autocommit(st->wdb))
@@ -351,6 +380,15 @@ int store_set_rematch(store *st, const char *game_id, const char *rematch_id) {
     if (!st || !game_id_ok(game_id) || !game_id_ok(rematch_id))
         return STORE_ERROR;
     write_req r = { .kind = W_REMATCH, .game_id = game_id, .u.rematch_id = rematch_id };
+    return submit(st, &r);
+}
+
+int store_create_rematch(store *st, const char *game_id, const store_game *rematch) {
+    if (!st || !game_id_ok(game_id) || !rematch || !game_id_ok(rematch->id) ||
+        !field_ok(rematch->mode, sizeof rematch->mode) || !rematch->settings_json ||
+        !rematch->options_json || !field_ok(rematch->rematch_id, sizeof rematch->rematch_id))
+        return STORE_ERROR;
+    write_req r = { .kind = W_CREATE_REMATCH, .game_id = game_id, .u.game = rematch };
     return submit(st, &r);
 }
 

@@ -1,21 +1,17 @@
-/* event_json: the referee's truth as JSON lines, for the command-line
- * referee and finished games' records; plus the wire names of the rules'
- * words, shared with the view encoders so every client reads one spelling.
- *
- * Lines (keys in this order, as the CLI contract of issue 2 fixes them):
- *   {"color":"B","action":"D4","result":"legal","captured":["C3"],"atari":false}
- *   {"color":"W","action":"E5","result":"illegal","reason":"occupied"}
- *   {"color":"B","action":"pass","result":"pass"}
- *   {"color":"W","action":"resign","result":"resign"}   (also timeout, forfeit)
+/* event_json: the wire names of the rules' words, shared by the view
+ * encoders, the SGF writer and the command-line referee so that every
+ * client reads one spelling; plus two lines of the CLI referee's contract
+ * (issue 2) that hold no secret (the event lines themselves, which are the
+ * truth, are cli/truth_json.h's):
  *   {"result":"refused","error":"already_tried"}
  *   {"over":true,"reason":"passes","winner":"B","score":{"black":38,"white":44.5}}
- * TRUTH: never send these about a game in progress; use view.h. */
+ * Only rules.h is needed: wire/ never includes the referee. */
 #ifndef PG_WIRE_EVENT_JSON_H
 #define PG_WIRE_EVENT_JSON_H
 
 #include <cjson/cJSON.h>
 
-#include "engine/referee.h"
+#include "engine/rules.h"
 
 /* "occupied", "suicide", "ko"; NULL for ILLEGAL_NONE. */
 const char *illegal_reason_name(illegal_reason r);
@@ -24,9 +20,6 @@ const char *refusal_name(refusal r);
 /* "passes", "capture", "resign", "timeout", "forfeit"; NULL for END_NONE. */
 const char *end_reason_name(end_reason r);
 
-/* The truth line of one event (first four forms above). Caller owns the
- * object; NULL only when out of memory. */
-cJSON *event_json_truth(const referee *r, const ref_event *ev);
 /* {"result":"refused","error":...} */
 cJSON *event_json_refusal(refusal why);
 /* The end line, {"over":true,...}; {"over":false} while the game is on. */

@@ -17,7 +17,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "engine/referee.h"
+#include "engine/rules.h"
 
 /* Reads a settings object into *out (validated with settings_validate).
  * On error returns false and writes a one-line message into err. */

@@ -22,6 +22,7 @@
 #include "engine/color.h"
 #include "engine/vertex.h"
 #include "util/strbuf.h"
+#include "version.h"
 #include "wire/event_json.h"
 #include "wire/settings_json.h"
 
@@ -103,7 +104,7 @@ static void sb_handicap_stones(strbuf *b, const game_settings *s) {
 
 static void sb_root(strbuf *b, const view *end, const sgf_meta *meta) {
     const game_settings *s = &end->settings;
-    strbuf_printf(b, "(;FF[4]GM[1]CA[UTF-8]AP[Phantom Go:%s]SZ[%d]KM[", PG_VERSION, s->size);
+    strbuf_printf(b, "(;FF[4]GM[1]CA[UTF-8]AP[Phantom Go:%s]SZ[%d]KM[", pg_version, s->size);
     sb_half_points(b, s->komi_x2);
     strbuf_printf(b, "]HA[%d]RU", s->handicap);
     sb_rules_text(b, s);

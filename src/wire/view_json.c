@@ -160,51 +160,20 @@ static bool add_pair(cJSON *o, const char *name, int black, int white) {
            cJSON_AddNumberToObject(pair, "white", white);
 }
 
-/* Tromp-Taylor territory of a finished game's board (the view holds the
- * whole truth then): each empty region reaching only one colour is that
- * colour's. owner[p] gets BLACK, WHITE or EMPTY for every empty point. */
-static void territory(const view *vw, uint8_t owner[BOARD_MAX_POINTS]) {
-    int size = vw->settings.size, npoints = size * size;
-    bool torus = vw->settings.torus;
-    static const int dx[4] = { 1, -1, 0, 0 }, dy[4] = { 0, 0, 1, -1 };
-    int16_t region[BOARD_MAX_POINTS];
-    uint8_t seen[BOARD_MAX_POINTS];
-    memset(seen, 0, sizeof seen);
-    memset(owner, EMPTY, BOARD_MAX_POINTS);
-    for (point start = 0; start < npoints; start++) {
-        if (vw->stone[start] != EMPTY || seen[start]) continue;
-        int n = 0, reach = 0;
-        region[n++] = start;
-        seen[start] = 1;
-        for (int i = 0; i < n; i++) {
-            int x = region[i] % size, y = region[i] / size;
-            for (int d = 0; d < 4; d++) {
-                int nx = x + dx[d], ny = y + dy[d];
-                if (torus) { nx = (nx + size) % size; ny = (ny + size) % size; }
-                else if (nx < 0 || ny < 0 || nx >= size || ny >= size) continue;
-                point q = (point)(ny * size + nx);
-                if (vw->stone[q] != EMPTY) reach |= 1 << vw->stone[q];
-                else if (!seen[q]) { seen[q] = 1; region[n++] = q; }
-            }
-        }
-        int who = reach == (1 << BLACK) ? BLACK : reach == (1 << WHITE) ? WHITE : EMPTY;
-        for (int i = 0; i < n; i++) owner[region[i]] = (uint8_t)who;
-    }
-}
-
 static bool add_score(cJSON *res, const view *vw) {
     const game_result *r = &vw->result;
     cJSON *score = cJSON_AddObjectToObject(res, "score");
     if (!score || !cJSON_AddNumberToObject(score, "black", r->score_black_x2 / 2.0) ||
         !cJSON_AddNumberToObject(score, "white", r->score_white_x2 / 2.0))
         return false;
+    /* Finished: the view's stones are the real board; the engine scores it. */
     uint8_t owner[BOARD_MAX_POINTS];
-    territory(vw, owner);
+    board_territory(board_geometry_for(vw->settings.size, vw->settings.torus), vw->stone, owner);
     point black[BOARD_MAX_POINTS], white[BOARD_MAX_POINTS];
     int nb = 0, nw = 0, npoints = vw->settings.size * vw->settings.size;
     for (point p = 0; p < npoints; p++) {
-        if (vw->stone[p] == EMPTY && owner[p] == BLACK) black[nb++] = p;
-        if (vw->stone[p] == EMPTY && owner[p] == WHITE) white[nw++] = p;
+        if (owner[p] == BLACK) black[nb++] = p;
+        if (owner[p] == WHITE) white[nw++] = p;
     }
     point tmp[BOARD_MAX_POINTS];
     cJSON *bd = cJSON_AddObjectToObject(res, "breakdown");
@@ -240,7 +209,7 @@ static bool add_rematch(cJSON *o, const view_table *t) {
  * events; *last_own gets the viewer's latest legal move (or NO_POINT). */
 static bool fold_events(const referee *r, viewer v, view *vw, cJSON *events, point *last_own) {
     observation ob;
-    int n = referee_event_count(r), size = referee_settings(r)->size;
+    int n = view_event_count(r), size = view_settings(r)->size;
     *last_own = NO_POINT;
     for (int seq = 1; seq <= n; seq++) {
         if (!view_observe(r, v, seq, &ob)) return false;
@@ -273,13 +242,13 @@ static bool add_view_fields(cJSON *o, const view *vw, const view_table *t, point
            cJSON_AddNumberToObject(o, "attempts", vw->attempts_this_turn);
 }
 
-char *view_json_render(const referee *r, viewer v, const view_table *t, size_t *len_out) {
+cJSON *view_json_object(const referee *r, viewer v, const view_table *t) {
     view *vw = malloc(sizeof *vw);
     cJSON *o = cJSON_CreateObject(), *events = cJSON_CreateArray();
-    char *text = NULL;
+    bool ok = false;
     point last_own;
     if (!vw || !o || !events) goto done;
-    view_init(vw, referee_settings(r), v);
+    view_init(vw, view_settings(r), v);
     if (!fold_events(r, v, vw, events, &last_own)) goto done;
     cJSON *game = view_json_game(t, &vw->settings);
     if (!game) goto done;
@@ -287,13 +256,20 @@ char *view_json_render(const referee *r, viewer v, const view_table *t, size_t *
     if (!add_view_fields(o, vw, t, last_own)) goto done;
     cJSON_AddItemToObject(o, "events", events);
     events = NULL;
-    if (!cJSON_AddBoolToObject(o, "over", vw->over) || !add_result(o, vw) || !add_rematch(o, t)) goto done;
-    text = cJSON_PrintUnformatted(o);
-    if (text && len_out) *len_out = strlen(text);
+    ok = cJSON_AddBoolToObject(o, "over", vw->over) && add_result(o, vw) && add_rematch(o, t);
 done:
     cJSON_Delete(events);
-    cJSON_Delete(o);
     free(vw);
+    if (ok) return o;
+    cJSON_Delete(o);
+    return NULL;
+}
+
+char *view_json_render(const referee *r, viewer v, const view_table *t, size_t *len_out) {
+    cJSON *o = view_json_object(r, v, t);
+    char *text = o ? cJSON_PrintUnformatted(o) : NULL;
+    if (text && len_out) *len_out = strlen(text);
+    cJSON_Delete(o);
     return text;
 }
 
@@ -301,7 +277,7 @@ cJSON *view_json_events_since(const referee *r, viewer v, int since) {
     cJSON *events = cJSON_CreateArray();
     if (!events) return NULL;
     observation ob;
-    int n = referee_event_count(r), size = referee_settings(r)->size;
+    int n = view_event_count(r), size = view_settings(r)->size;
     for (int seq = since < 0 ? 1 : since + 1; seq <= n; seq++) {
         cJSON *e = view_observe(r, v, seq, &ob) ? view_json_event(&ob, size) : NULL;
         if (!e) {

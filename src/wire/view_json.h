@@ -4,7 +4,7 @@
  *
  * Everything about the game comes from the visibility filter: the
  * functions here take the referee only to call view_observe (one
- * observation per event, for one viewer) and referee_settings (public), and
+ * observation per event, for one viewer) and view_settings (public), and
  * build the view by folding those observations, so a viewer's JSON cannot
  * hold more than the filter told that viewer. The few facts that are not
  * the referee's (game id, mode, who holds a seat, a rematch) come in a
@@ -18,7 +18,6 @@
 #include <cjson/cJSON.h>
 
 #include "engine/clock.h"
-#include "engine/referee.h"
 #include "engine/view.h"
 
 /* The public facts of a game table around the referee. */
@@ -46,7 +45,10 @@ cJSON *view_json_game(const view_table *t, const game_settings *s);
 /* One event object as the observation allows (docs/API.md, Events). */
 cJSON *view_json_event(const observation *ob, int size);
 
-/* The whole view of viewer v as compact JSON text; malloc'd, *len_out set.
+/* The whole view of viewer v as an object (the caller owns it); NULL only
+ * when out of memory. */
+cJSON *view_json_object(const referee *r, viewer v, const view_table *t);
+/* The same as compact JSON text; malloc'd, *len_out set.
  * NULL only when out of memory. */
 char *view_json_render(const referee *r, viewer v, const view_table *t, size_t *len_out);
 

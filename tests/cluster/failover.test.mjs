@@ -18,7 +18,7 @@ const SPECTATED = Math.min(GAMES, 40);
 const KILLS = Number(process.env.FAILOVER_KILLS ?? 6);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-// Plays until stop.now; a lost answer (0, 502, 503) is retried with the
+// Plays until stop.now; a lost answer (0, 408, 502-504) is retried with the
 // same body, as the API's seq makes safe.
 async function play(url, g, random, stop) {
   const free = allVertices(9);
@@ -36,7 +36,7 @@ async function play(url, g, random, stop) {
       g.toMove = res.json.view.to_move;
       if (res.json.view.over) return;
       body = null;
-    } else if (res.status === 0 || res.status === 502 || res.status === 503) {
+    } else if ([0, 408, 502, 503, 504].includes(res.status)) {    // transport: HAProxy or a dead server
       g.retries++;
       await sleep(100);
     } else if (res.status === 409 && res.json?.error?.code === 'stale_seq') {

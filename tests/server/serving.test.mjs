@@ -128,6 +128,9 @@ test('GET /api/health answers with the version; /metrics in Prometheus text', as
   const version = readFileSync(path.join(ROOT, 'VERSION'), 'utf8').trim();
   assert.equal(health.json.version, version);
   assert.equal(typeof health.json.commit, 'string');
+  // One generated version object: the server answers the binary's own commit.
+  const own = execFileSync(BIN, ['--version'], { encoding: 'utf8' }).trim();
+  assert.equal(own, `phantomgo ${version} (${health.json.commit})`);
   checkSecurityHeaders(health, 'health');
   const { id, tokens } = await newGame(server.url);
   await call(server.url, 'POST', `/api/v1/games/${id}/actions`,

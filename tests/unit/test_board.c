@@ -326,6 +326,108 @@ TEST(board_init_rejects_sizes) {
     CHECK(board_init(&b, 5, false));
 }
 
+/* Territory for a position given as colours (what a finished view
+ * holds): the same Tromp-Taylor fill as the score, region by region. */
+TEST(board_territory_matches_the_score) {
+    board b = B(". . . . . . .\n"
+                "O O O O O . .\n"
+                "X X X X O . .\n"
+                ". O . X O . .\n"
+                "X X X X O . .\n"
+                "O O O O O . .\n"
+                ". . . . . . .\n");
+    uint8_t owner[BOARD_MAX_POINTS];
+    board_territory(b.geo, b.color, owner);
+    CHECK_EQ_INT(owner[vtx(7, "A4")], EMPTY);   /* seki: both colours */
+    CHECK_EQ_INT(owner[vtx(7, "G7")], WHITE);
+    CHECK_EQ_INT(owner[vtx(7, "A5")], EMPTY);   /* a stone */
+    int counted[3] = { 0, 0, 0 }, black, white;
+    for (point p = 0; p < b.npoints; p++) counted[owner[p]] += b.color[p] == EMPTY;
+    board_score_area(&b, &black, &white);
+    CHECK_EQ_INT(counted[BLACK] + board_count(&b, BLACK), black);
+    CHECK_EQ_INT(counted[WHITE] + board_count(&b, WHITE), white);
+    /* A torus wraps regions: one black stone owns the whole empty board. */
+    board t;
+    board_init(&t, 5, true);
+    CHECK_EQ_INT(board_play(&t, BLACK, vtx(5, "C3"), NULL), 0);
+    board_territory(t.geo, t.color, owner);
+    CHECK_EQ_INT(owner[vtx(5, "A1")], BLACK);
+    CHECK_EQ_INT(owner[vtx(5, "E5")], BLACK);
+}
+
+TEST(board_geometry_and_edge_distance) {
+    CHECK(board_geometry_for(4, false) == NULL && board_geometry_for(26, true) == NULL);
+    board b;
+    board_init(&b, 25, false);
+    CHECK(board_geometry_for(25, false) == b.geo);
+    CHECK(board_geometry_for(25, true) != b.geo);
+    CHECK_EQ_INT(board_geometry_for(19, true)->npoints, 361);
+    CHECK_EQ_INT(board_edge_distance(&b, vtx(25, "A1")), 0);
+    CHECK_EQ_INT(board_edge_distance(&b, vtx(25, "C17")), 2);
+    CHECK_EQ_INT(board_edge_distance(&b, vtx(25, "Z24")), 0);
+    CHECK_EQ_INT(board_edge_distance(&b, vtx(25, "N13")), 12);
+    board_init(&b, 5, true);
+    CHECK_EQ_INT(board_edge_distance(&b, vtx(5, "A1")), BOARD_NO_EDGE);
+}
+
+TEST(board_neighbour_macros_visit_four_points) {
+    const board_geometry *g = board_geometry_for(5, false);
+    point corner = vtx(5, "A1"), seen[4];
+    int n = 0, off = 0;
+    foreach_neighbour(g, corner, q) {
+        seen[n++] = q;
+        off += q == BOARD_OFF_POINT;
+    }
+    CHECK_EQ_INT(n, 4);
+    CHECK_EQ_INT(off, 2);
+    CHECK_EQ_INT(seen[0], vtx(5, "A2"));   /* N, S, W, E */
+    CHECK_EQ_INT(seen[3], vtx(5, "B1"));
+    n = 0;
+    foreach_diagonal(g, corner, q) {
+        if (q == BOARD_OFF_POINT) continue;
+        n++;
+        CHECK_EQ_INT(q, vtx(5, "B2"));
+    }
+    CHECK_EQ_INT(n, 1);
+    /* On a torus every neighbour is a point (south of A1 is A5), and
+     * break leaves the loop at once. */
+    n = 0;
+    foreach_neighbour(board_geometry_for(5, true), corner, q) {
+        CHECK(q != BOARD_OFF_POINT);
+        if (q == vtx(5, "A5")) break;
+        n++;
+    }
+    CHECK_EQ_INT(n, 1);
+}
+
+/* The checker finds each kind of damage to the incremental structures. */
+TEST(board_invariant_checker_finds_damage) {
+    board good = B(". X O . .\n"
+                   "X O . O .\n"
+                   ". X O . .\n"
+                   ". . . X .\n"
+                   ". . . . .\n");
+    CHECK(board_invariant_violation(&good) == NULL);
+    board b = good;
+    b.hash ^= 1;
+    CHECK(board_invariant_violation(&b) != NULL);
+    b = good;
+    b.nbc[vtx(5, "E1")] += 1;
+    CHECK(board_invariant_violation(&b) != NULL);
+    b = good;
+    b.grp[b.group[vtx(5, "B4")]].libs++;
+    CHECK(board_invariant_violation(&b) != NULL);
+    b = good;
+    b.n_empty--;
+    CHECK(board_invariant_violation(&b) != NULL);
+    b = good;
+    b.stones[WHITE]++;
+    CHECK(board_invariant_violation(&b) != NULL);
+    b = good;
+    b.ko = vtx(5, "B4");   /* a stone, and no ko colour */
+    CHECK(board_invariant_violation(&b) != NULL);
+}
+
 TEST(vertex_parse_and_format) {
     point p;
     CHECK(vertex_parse("A1", 9, &p) && p == 0);

@@ -4,6 +4,7 @@
 
 #include <stdlib.h>
 
+#include "cli/truth_json.h"
 #include "engine/color.h"
 #include "wire/event_json.h"
 
@@ -21,18 +22,18 @@ TEST(event_json_truth_lines) {
     referee *r = referee_new(&s);
     const char *moves[] = { "B1", "A1", "A2" };
     CHECK_EQ_INT(ref_play_all(r, moves, 3), 3);
-    check_line(event_json_truth(r, referee_event(r, 1)),
+    check_line(truth_json_event(r, referee_event(r, 1)),
                "{\"color\":\"B\",\"action\":\"B1\",\"result\":\"legal\",\"captured\":[],\"atari\":false}");
-    check_line(event_json_truth(r, referee_event(r, 3)),
+    check_line(truth_json_event(r, referee_event(r, 3)),
                "{\"color\":\"B\",\"action\":\"A2\",\"result\":\"legal\",\"captured\":[\"A1\"],\"atari\":false}");
     CHECK_EQ_INT(ref_try(r, WHITE, "B1", NULL), REFUSE_NONE);
-    check_line(event_json_truth(r, referee_event(r, 4)),
+    check_line(truth_json_event(r, referee_event(r, 4)),
                "{\"color\":\"W\",\"action\":\"B1\",\"result\":\"illegal\",\"reason\":\"occupied\"}");
     CHECK_EQ_INT(ref_act(r, ACT_PASS, WHITE), REFUSE_NONE);
-    check_line(event_json_truth(r, referee_event(r, 5)),
+    check_line(truth_json_event(r, referee_event(r, 5)),
                "{\"color\":\"W\",\"action\":\"pass\",\"result\":\"pass\"}");
     CHECK_EQ_INT(ref_act(r, ACT_RESIGN, BLACK), REFUSE_NONE);
-    check_line(event_json_truth(r, referee_event(r, 6)),
+    check_line(truth_json_event(r, referee_event(r, 6)),
                "{\"color\":\"B\",\"action\":\"resign\",\"result\":\"resign\"}");
     game_result res = referee_result(r);
     check_line(event_json_result(&res), "{\"over\":true,\"reason\":\"resign\",\"winner\":\"W\"}");

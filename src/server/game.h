@@ -1,0 +1,231 @@
+/* game: one game in play, under its own lock. It is its store row
+ * (settings, seats, invite) plus a referee rebuilt by replaying the stored
+ * action log. It knows nothing of the registry that holds it, nor of the
+ * lobby, the deadlines or the computer: those listen (game_listener) and
+ * ask through this interface like anyone else.
+ *
+ * Acting (game_act) follows the durability rule: the referee judges the
+ * action under the game lock, the store commits it (group commit), and only
+ * then is the change visible; if the commit fails the referee is rebuilt
+ * from its log without the action, so nothing is changed and nothing is
+ * told. Each seat's last answer is kept, so a retried request (same seq,
+ * same action) gets the first answer again instead of acting twice.
+ *
+ * After every change, with no lock held, the game tells its watchers (the
+ * WebSocket hub's sockets on this game) and then the listeners of its
+ * environment (everyone who follows every game). Readers get values: JSON
+ * objects built by src/wire (callers own them and add their envelopes),
+ * clock snapshots, plain structs. */
+#ifndef PG_SERVER_GAME_H
+#define PG_SERVER_GAME_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cjson/cJSON.h>
+
+#include "engine/clock.h"
+#include "engine/referee.h"
+#include "engine/view.h"
+#include "server/secrets.h"
+#include "store/store.h"
+#include "util/game_mode.h"
+
+typedef struct game game;
+
+typedef enum {
+    GAMES_OK = 0,
+    GAMES_NOT_FOUND,        /* no such game */
+    GAMES_UNAVAILABLE,      /* the store cannot write: nothing changed (503) */
+    GAMES_ERROR,            /* out of memory or a corrupt log (500) */
+    GAMES_STALE_SEQ,        /* seq is not the next one, nor a retry of the seat's last */
+    GAMES_NOT_YOUR_TURN,
+    GAMES_ALREADY_TRIED,
+    GAMES_OWN_STONE,
+    GAMES_GAME_OVER,
+    GAMES_BAD_VERTEX,
+    GAMES_SEAT_TAKEN,       /* no free seat / invite used */
+    GAMES_BAD_INVITE,       /* wrong invite secret */
+    GAMES_NOT_OVER,         /* rematch of a game in progress */
+    GAMES_NO_BOT,           /* computer mode without a computer player */
+    GAMES_TOO_EARLY,        /* a claim before the opponent's limit passed */
+    GAMES_NOT_PUBLIC        /* joining a game that is not in the lobby */
+} games_status;
+
+/* The one mapping of a STORE_* code to a games status. */
+games_status games_status_of_store(int store_rc);
+
+/* ---- the environment every game lives in --------------------------------- */
+
+/* Someone who follows every game (the lobby, the deadlines, the computer).
+ * changed runs after a game changed, was loaded or was created, on the
+ * thread that changed it, with no lock held; it may call this interface
+ * (taking g's lock) and must return soon, never (un)listen. */
+typedef struct game_listener {
+    void (*changed)(struct game_listener *l, game *g);
+    struct game_listener *next;
+} game_listener;
+
+typedef struct game_env {
+    store *st;
+    atomic_llong clock_offset_ms;   /* added to the wall clock (tests only) */
+    int64_t abandon_ms;             /* an untimed game's claim limit */
+    pthread_rwlock_t listeners_lock;    /* read while telling, written to (un)listen */
+    game_listener *listeners;
+} game_env;
+
+/* The server's clock: milliseconds since the epoch plus the test offset.
+ * Stored action times, clocks and deadlines all read it. */
+int64_t game_env_now_ms(game_env *env);
+
+/* Another server stored event seq of g: if this copy is behind, it is
+ * reloaded from the log and its watchers and listeners told. */
+void game_catch_up(game *g, int seq);
+
+/* ---- life -------------------------------------------------------------- */
+
+/* A game built from its store row (whose owned fields it takes, leaving
+ * row's pointers NULL) and its log of n actions, replayed. NULL with the
+ * reason in err if the row or log cannot be replayed, or out of memory. */
+game *game_from_store(game_env *env, store_game *row, const store_action *acts, int n,
+                      char *err, size_t errlen);
+/* Frees a game nobody references any more. */
+void game_free(game *g);
+
+/* References: whoever holds a game pointer holds one. */
+game *game_ref(game *g);
+void game_release(game *g);
+/* No reference and unused for idle_ms of the monotonic clock at now. */
+bool game_idle(const game *g, int64_t now, int64_t idle_ms);
+
+/* Tells g's watchers, then the environment's listeners, that g changed. No
+ * lock held. */
+void game_notify(game *g);
+
+/* ---- facts (set once, read without the lock) ------------------------------ */
+
+const char *game_id(const game *g);
+game_mode game_get_mode(const game *g);
+const game_settings *game_get_settings(const game *g);
+const char *game_level(const game *g);      /* NULL unless computer mode */
+const time_control *game_get_time_control(const game *g);
+bool game_is_public(const game *g);
+int game_computer_color(const game *g);     /* 0 unless computer mode */
+bool game_is_over(const game *g);
+
+/* ---- seats ----------------------------------------------------------------- */
+
+/* The seat (BLACK/WHITE) whose token this is, or 0. Both seats are always
+ * compared, in constant time. */
+int game_seat_of(game *g, const char *token);
+
+/* Claims the invited seat with its one-time secret: *color and token. The
+ * game's clock starts with its second player. */
+games_status game_claim(game *g, const char *invite, int *color, char token[SECRET_TEXT_LEN + 1]);
+/* Takes the free seat of a public game without the invite (the lobby):
+ * GAMES_NOT_PUBLIC for a game that is not public, GAMES_SEAT_TAKEN when no
+ * seat is free. */
+games_status game_join(game *g, int *color, char token[SECRET_TEXT_LEN + 1]);
+/* Takes seat `color` of a rematch, left for the other player of the game
+ * before it (no invite is told to anyone for it). */
+games_status game_take_rematch_seat(game *g, int color, char token[SECRET_TEXT_LEN + 1]);
+
+/* A live connection of seat `color` opened (+1) or closed (-1). A seat is
+ * "connected" while it has one; each change of that is told to watchers. */
+void game_presence(game *g, int color, int delta);
+
+/* ---- acting ---------------------------------------------------------------- */
+
+/* Acts for seat `color` with request sequence number seq. GAMES_OK: *answer
+ * is {"event":..,"view":..} (a cJSON object the caller owns) as that seat
+ * sees it.
+ *
+ * The clock is checked first: if the side to move has run out of time, its
+ * timeout is appended (and the action then meets GAMES_GAME_OVER). An
+ * ACT_FORFEIT of the opponent is a claim of an abandoned game: allowed only
+ * when the opponent is to move in an untimed game (no days per move) and
+ * has been for the environment's abandon_ms, else GAMES_TOO_EARLY (timed
+ * games end by their clock). */
+games_status game_act(game *g, int color, int seq, const action *a, cJSON **answer);
+
+/* Appends the timeout of the side to move if it has run out now: 1 if it
+ * did, 0 if nothing was due, -1 if the timeout could not be stored (nothing
+ * changed). Tells listeners when it fired. */
+int game_check_clock(game *g);
+/* When the side to move runs out (ms of the server's clock), or INT64_MAX
+ * for a finished or unlimited game. */
+int64_t game_deadline(game *g);
+
+/* The rematch recorded for g, copied into id ("" when none): under the
+ * game's lock, *over tells whether g has ended. */
+void game_rematch_of(game *g, bool *over, char id[24]);
+/* What g's rematch repeats: mode, settings, time control and level. */
+void game_rematch_request(game *g, game_mode *mode, game_settings *settings, time_control *tc,
+                          char level[16]);
+/* Records g's rematch once the store holds it (store_create_rematch). */
+void game_set_rematch(game *g, const char *rematch_id);
+
+/* ---- reading ---------------------------------------------------------------- */
+
+/* The view of viewer v with "clock" as of now (a cJSON object the caller
+ * owns; NULL when out of memory); *seq_out (if not NULL): the game's seq it
+ * is current for. */
+cJSON *game_view(game *g, viewer v, int *seq_out);
+/* The events of viewer v with seq > since (a cJSON array) and, in *view,
+ * the view as game_view gives it; false when out of memory. */
+bool game_events(game *g, viewer v, int since, cJSON **events, cJSON **view, int *seq_out);
+
+/* The SGF record (malloc'd) of a finished game; NULL with *over false while
+ * the game is on (nobody gets a record then), NULL with *over true when
+ * out of memory. */
+char *game_record_sgf(game *g, bool *over, size_t *len);
+
+/* A seat's private notes (ghost stones) as a JSON array text. */
+games_status game_get_notes(game *g, int color, char **ghosts_json);
+games_status game_put_notes(game *g, int color, const char *ghosts_json);
+
+/* What the lobby lists of a public game; all of it public. */
+typedef struct game_lobby_facts {
+    bool listed;                 /* public and in play */
+    int free_color;              /* the seat still free, or 0 */
+    int64_t created_ms, started_ms;
+} game_lobby_facts;
+void game_lobby_facts_of(game *g, game_lobby_facts *out);
+
+/* What the computer seat may know when it is to move: its view, the
+ * observations it was made from (malloc'd, obs[i].seq == i + 1) and how
+ * long its clock lets it think. False (nothing allocated) when it is not
+ * the computer's turn, or out of memory. */
+typedef struct game_computer_turn {
+    view vw;
+    observation *obs;
+    int n_obs;
+    int64_t think_ms;
+} game_computer_turn;
+bool game_computer_turn_of(game *g, game_computer_turn *out);
+/* Is the computer seat to move? */
+bool game_computer_due(game *g);
+
+/* ---- watchers --------------------------------------------------------------- */
+
+typedef struct games_watcher {
+    /* Called after g changed (an event, a seat claimed, a rematch offered),
+     * with no game lock held but the watcher list locked: it must only
+     * signal (set a flag, wake a thread), never call into games. */
+    void (*notify)(struct games_watcher *w);
+    struct games_watcher *next, *prev;
+} games_watcher;
+
+void game_watch(game *g, games_watcher *w);
+/* After it returns, w is never notified again. */
+void game_unwatch(game *g, games_watcher *w);
+
+/* A doubly linked list of watchers; the caller holds the lock that guards
+ * the list. */
+void watcher_list_add(games_watcher **head, games_watcher *w);
+void watcher_list_remove(games_watcher **head, games_watcher *w);
+
+#endif

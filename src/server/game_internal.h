@@ -1,0 +1,83 @@
+/* game_internal: the layout of one game, shared by the three files of it
+ * and nothing else: game_clock.c (its clock, folded from the action times),
+ * game_view.c (what it tells: views, events, answers, records) and game.c
+ * (its life, seats and actions). They stack in that order: game.c uses the
+ * other two, game_view.c uses game_clock.c, so this header declares only
+ * the helpers of the lower two.
+ *
+ * Locks: the game lock guards the fields marked so; the watcher lock only
+ * the watcher list and is taken alone. Fields read without the game lock
+ * are atomics or set once before the game is shared. */
+#ifndef PG_SERVER_GAME_INTERNAL_H
+#define PG_SERVER_GAME_INTERNAL_H
+
+#include <pthread.h>
+
+#include "server/game.h"
+#include "wire/view_json.h"
+
+enum { VIEWERS = 4 };    /* index by viewer: 1 black, 2 white, 3 spectator */
+
+typedef struct seat_answer {     /* a seat's last accepted action and its answer */
+    int seq;                     /* 0: none */
+    action act;
+    cJSON *answer;               /* {"event":..,"view":..} */
+} seat_answer;
+
+struct game {
+    game_env *env;
+    char id[24];
+    pthread_mutex_t lock;
+
+    /* Read anywhere. */
+    atomic_int refs;
+    atomic_llong last_used_ms;   /* monotonic */
+    atomic_bool over;
+    atomic_int presence[3];      /* live connections of [BLACK], [WHITE] */
+
+    /* Set once before the game is shared. */
+    game_settings settings;
+    game_mode mode;
+    char level[16];
+    int computer_color;          /* 0 unless computer mode */
+    time_control tc;
+    bool is_public;
+
+    /* Game lock. */
+    store_game row;
+    referee *ref;
+    int64_t *at_ms;              /* when each event was accepted: at_ms[seq - 1] */
+    int n_at, cap_at;
+    seat_answer last[3];         /* [BLACK], [WHITE] */
+    cJSON *view_cache[VIEWERS];  /* each viewer's view without its clock; NULL = stale */
+    /* A write failed in a way that may mean the log moved on without this
+     * copy (another server appended, or a commit's outcome is unknown):
+     * the log is reloaded before the next action is judged. */
+    bool log_in_doubt;
+
+    /* Watcher lock. */
+    pthread_mutex_t watch_lock;
+    games_watcher *watchers;
+};
+
+/* game_clock.c (game lock held) */
+/* The clock of g after the first `upto` events of referee r (g's own or a
+ * replay of it). */
+void game_clock_fold(const game *g, const referee *r, int upto, game_clock *out);
+/* When a claim of abandonment becomes allowed under clock c, or -1. */
+int64_t game_claim_at(const game *g, const game_clock *c);
+/* GAMES_OK if seat `claimer` may claim g as abandoned at now. */
+games_status game_claim_allowed(game *g, int claimer, int64_t now);
+
+/* game_view.c (game lock held) */
+/* Drops the cached views (after any change). */
+void game_invalidate(game *g);
+/* {"event":..,"view":..} of seat color to event seq, rendered from
+ * referee r (the game's own, or a replay up to seq); NULL when out of
+ * memory. */
+cJSON *game_answer_of(game *g, const referee *r, int color, int seq);
+/* A new referee with the first `upto` actions of r replayed (NULL: out of
+ * memory). */
+referee *referee_replay(const referee *r, int upto);
+
+#endif

@@ -1,0 +1,176 @@
+/* game_view: what one game tells, always through the visibility filter:
+ * each viewer's view and events, a seat's answer to its action, the record
+ * of a finished game, the lobby's facts and the computer seat's input.
+ *
+ * Each viewer's view object (src/wire renders it) is cached until the game
+ * next changes, so the reads that dominate (page loads, polling, one push
+ * per watcher per move) cost a copy, not a replay of the observations. The
+ * clock, which changes every millisecond, is not cached: it is folded from
+ * the action times and added to each copy as it leaves. */
+#include "server/game_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "wire/clock_json.h"
+#include "wire/sgf.h"
+
+void game_invalidate(game *g) {
+    for (int v = 0; v < VIEWERS; v++) {
+        cJSON_Delete(g->view_cache[v]);
+        g->view_cache[v] = NULL;
+    }
+}
+
+referee *referee_replay(const referee *r, int upto) {
+    referee *copy = referee_new(referee_settings(r));
+    for (int seq = 1; copy && seq <= upto; seq++)
+        if (referee_apply(copy, *referee_action(r, seq), NULL) != REFUSE_NONE) {
+            referee_free(copy);
+            return NULL;
+        }
+    return copy;
+}
+
+/* The public facts around the referee. Game lock held. */
+static void table_of(const game *g, view_table *t) {
+    memset(t, 0, sizeof *t);
+    t->game_id = g->id;
+    t->mode = mode_name(g->mode);
+    t->level = g->mode == MODE_COMPUTER ? g->level : NULL;
+    t->tc = &g->tc;
+    t->public_game = g->is_public;
+    for (int c = BLACK; c <= WHITE; c++) {
+        t->seat_computer[c] = c == g->computer_color;
+        t->seat_taken[c] = t->seat_computer[c] || !secrets_hash_is_zero(g->row.seat_hash[c - 1]);
+        t->seat_connected[c] = t->seat_computer[c] || atomic_load(&g->presence[c]) > 0;
+    }
+    t->rematch_id = g->row.rematch_id;
+}
+
+/* A copy of viewer v's view after the first `upto` events of r, with its
+ * clock read at `now`. Game lock held. */
+static cJSON *view_with_clock(game *g, const referee *r, viewer v, int upto, int64_t now) {
+    cJSON *vw;
+    if (r == g->ref) {
+        view_table t;
+        if (!g->view_cache[v]) {
+            table_of(g, &t);
+            g->view_cache[v] = view_json_object(r, v, &t);
+        }
+        vw = g->view_cache[v] ? cJSON_Duplicate(g->view_cache[v], true) : NULL;
+    } else {
+        view_table t;
+        table_of(g, &t);
+        vw = view_json_object(r, v, &t);
+    }
+    game_clock c;
+    game_clock_fold(g, r, upto, &c);
+    cJSON *clock = vw ? clock_to_json(&c, now, game_claim_at(g, &c)) : NULL;
+    if (!clock) {
+        cJSON_Delete(vw);
+        return NULL;
+    }
+    cJSON_AddItemToObject(vw, "clock", clock);
+    return vw;
+}
+
+cJSON *game_view(game *g, viewer v, int *seq_out) {
+    pthread_mutex_lock(&g->lock);
+    int n = referee_event_count(g->ref);
+    cJSON *vw = view_with_clock(g, g->ref, v, n, game_env_now_ms(g->env));
+    pthread_mutex_unlock(&g->lock);
+    if (seq_out) *seq_out = n;
+    return vw;
+}
+
+bool game_events(game *g, viewer v, int since, cJSON **events, cJSON **view_out, int *seq_out) {
+    pthread_mutex_lock(&g->lock);
+    int n = referee_event_count(g->ref);
+    *view_out = view_with_clock(g, g->ref, v, n, game_env_now_ms(g->env));
+    *events = view_json_events_since(g->ref, v, since);
+    pthread_mutex_unlock(&g->lock);
+    if (seq_out) *seq_out = n;
+    if (*view_out && *events) return true;
+    cJSON_Delete(*view_out);
+    cJSON_Delete(*events);
+    *view_out = *events = NULL;
+    return false;
+}
+
+cJSON *game_answer_of(game *g, const referee *r, int color, int seq) {
+    observation *ob = malloc(sizeof *ob);
+    cJSON *event = ob && view_observe(r, (viewer)color, seq, ob)
+                       ? view_json_event(ob, referee_settings(r)->size) : NULL;
+    free(ob);
+    cJSON *vw = event ? view_with_clock(g, r, (viewer)color, seq, g->at_ms[seq - 1]) : NULL;
+    cJSON *answer = vw ? cJSON_CreateObject() : NULL;
+    if (!answer) {
+        cJSON_Delete(event);
+        cJSON_Delete(vw);
+        return NULL;
+    }
+    cJSON_AddItemToObject(answer, "event", event);
+    cJSON_AddItemToObject(answer, "view", vw);
+    return answer;
+}
+
+char *game_record_sgf(game *g, bool *over, size_t *len) {
+    sgf_meta meta;
+    memset(&meta, 0, sizeof meta);
+    meta.game_id = g->id;
+    pthread_mutex_lock(&g->lock);
+    meta.started_ms = g->row.created_at_ms;
+    *over = referee_result(g->ref).over;
+    char *text = *over ? sgf_record_new(g->ref, &meta) : NULL;
+    pthread_mutex_unlock(&g->lock);
+    *len = text ? strlen(text) : 0;
+    return text;
+}
+
+void game_lobby_facts_of(game *g, game_lobby_facts *out) {
+    pthread_mutex_lock(&g->lock);
+    bool open = g->row.invite_color != 0 && !secrets_hash_is_zero(g->row.invite_hash);
+    out->listed = g->is_public && !referee_result(g->ref).over;
+    out->free_color = open ? g->row.invite_color : 0;
+    out->created_ms = g->row.created_at_ms;
+    out->started_ms = g->row.started_at_ms;
+    pthread_mutex_unlock(&g->lock);
+}
+
+/* Game lock held. */
+static bool computer_due_locked(const game *g) {
+    return g->computer_color && !referee_result(g->ref).over && referee_to_move(g->ref) == g->computer_color;
+}
+
+bool game_computer_due(game *g) {
+    if (!g->computer_color) return false;
+    pthread_mutex_lock(&g->lock);
+    bool due = computer_due_locked(g);
+    pthread_mutex_unlock(&g->lock);
+    return due;
+}
+
+bool game_computer_turn_of(game *g, game_computer_turn *out) {
+    int c = g->computer_color;
+    out->obs = NULL;
+    pthread_mutex_lock(&g->lock);
+    bool due = computer_due_locked(g);
+    int n = referee_event_count(g->ref);
+    if (due) {
+        game_clock clock;
+        game_clock_fold(g, g->ref, n, &clock);
+        out->think_ms = clock_think_budget_ms(&clock, game_env_now_ms(g->env));
+        out->n_obs = n;
+        out->obs = malloc(sizeof *out->obs * (size_t)(n > 0 ? n : 1));
+    }
+    if (out->obs) {
+        view_init(&out->vw, referee_settings(g->ref), (viewer)c);
+        for (int seq = 1; seq <= n; seq++) {
+            view_observe(g->ref, (viewer)c, seq, &out->obs[seq - 1]);
+            view_apply(&out->vw, &out->obs[seq - 1]);
+        }
+    }
+    pthread_mutex_unlock(&g->lock);
+    return out->obs != NULL;
+}

@@ -1,0 +1,31 @@
+/* Unit tests of the strong player in capture Go: it plays for the capture
+ * target, not for territory. */
+#include "harness.h"
+
+#include "bot/bot.h"
+#include "test_bot_util.h"
+
+/* Capture Go, first capture wins, Hamburg rules (an occupied point is
+ * told). Black has found White's hidden corner stone at A1 next to its own
+ * stone at B1: A2 captures it and wins at once, whatever else is on the
+ * board. On the open 9x9 board a territory player would rather take the
+ * centre; the capture-Go player takes the game, for every seed. */
+TEST(bot_capture_go_takes_the_winning_capture) {
+    game_settings s = settings_default();
+    s.rules = RULES_HAMBURG;
+    s.capture_target = 1;
+    bot_config cfg;
+    CHECK(bot_config_parse("strong:1000", &cfg));
+    duel *d = duel_new(&s);
+    CHECK_EQ_INT(duel_play(d, "B1"), REFUSE_NONE);
+    CHECK_EQ_INT(duel_play(d, "A1"), REFUSE_NONE);
+    CHECK_EQ_INT(duel_play(d, "A1"), REFUSE_NONE);   /* refused: occupied */
+    CHECK_EQ_INT(d->mem[BLACK].opp[duel_point(d, "A1")], OPP_CERTAIN);
+    for (uint64_t seed = 1; seed <= 4; seed++)
+        CHECK_EQ_INT(bot_choose(&cfg, &d->mem[BLACK], seed, NULL), duel_point(d, "A2"));
+    point p;
+    CHECK_EQ_INT(duel_bot_step(d, &cfg, 5, &p), REFUSE_NONE);
+    CHECK_EQ_INT(p, duel_point(d, "A2"));
+    CHECK_EQ_INT(referee_result(d->ref).winner, BLACK);
+    duel_free(d);
+}

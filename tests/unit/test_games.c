@@ -1,0 +1,302 @@
+/* Unit tests of the games module without a thread of its own: the registry
+ * and one game over a real SQLite store in a temporary directory. Acting,
+ * retries, replay after a reopen, listeners, claims, rematches (one store
+ * transaction), the clock check the deadline timer calls, and the one
+ * mapping of store statuses. */
+#include "harness.h"
+#include "test_store_util.h"
+
+#include <stdlib.h>
+
+#include "engine/vertex.h"
+#include "server/games.h"
+
+typedef struct fixture {
+    char dir[256];
+    store *st;
+    games *gm;
+} fixture;
+
+static bool fixture_open(fixture *f) {
+    memset(f, 0, sizeof *f);
+    char err[200];
+    if (test_tmpdir(f->dir, sizeof f->dir) != 0 || !(f->st = test_store_open(f->dir, "games.db"))) return false;
+    if (games_open(&f->gm, f->st, err, sizeof err) != GAMES_OK) return false;
+    games_set_options(f->gm, 600, true);
+    return true;
+}
+
+static void fixture_close(fixture *f) {
+    games_close(f->gm);
+    store_close(f->st);
+    test_rmtree(f->dir);
+}
+
+/* Reopens the registry over the same store: every game is replayed. */
+static void fixture_reopen(fixture *f) {
+    char err[200];
+    games_close(f->gm);
+    f->gm = NULL;
+    CHECK_EQ_INT(games_open(&f->gm, f->st, err, sizeof err), GAMES_OK);
+    games_set_options(f->gm, 600, true);
+}
+
+static game_new hotseat(void) {
+    game_new req;
+    memset(&req, 0, sizeof req);
+    req.mode = MODE_HOTSEAT;
+    req.settings = settings_default();
+    req.tc = time_control_none();
+    return req;
+}
+
+static action attempt(int color, const char *vertex, int size) {
+    action a = { .kind = ACT_ATTEMPT, .color = color, .point = NO_POINT };
+    vertex_parse(vertex, size, &a.point);
+    return a;
+}
+
+/* Compact text of a cJSON value (freed by the caller), and frees it. */
+static char *text_of(cJSON *o) {
+    char *t = o ? cJSON_PrintUnformatted(o) : NULL;
+    cJSON_Delete(o);
+    return t;
+}
+
+typedef struct counter {
+    game_listener l;             /* first */
+    int calls;
+    char last[24];
+} counter;
+
+static void count_change(game_listener *l, game *g) {
+    counter *c = (counter *)l;
+    c->calls++;
+    snprintf(c->last, sizeof c->last, "%s", game_id(g));
+}
+
+TEST(games_act_retry_and_replay) {
+    fixture f;
+    CHECK(fixture_open(&f));
+    if (!f.gm) return;
+    game_new req = hotseat();
+    game_created c;
+    CHECK_EQ_INT(games_create(f.gm, &req, &c), GAMES_OK);
+    CHECK(c.token[BLACK][0] && c.token[WHITE][0] && !c.invite[0]);
+    game *g;
+    CHECK_EQ_INT(games_get(f.gm, c.id, &g), GAMES_OK);
+    CHECK_EQ_INT(game_seat_of(g, c.token[BLACK]), BLACK);
+    CHECK_EQ_INT(game_seat_of(g, c.token[WHITE]), WHITE);
+    CHECK_EQ_INT(game_seat_of(g, "not-a-token"), 0);
+
+    action a = attempt(BLACK, "E5", 9);
+    cJSON *answer;
+    CHECK_EQ_INT(game_act(g, BLACK, 1, &a, &answer), GAMES_OK);
+    char *first = text_of(answer);
+    CHECK(first && strstr(first, "\"event\":") && strstr(first, "\"clock\":"));
+    CHECK_EQ_INT(game_act(g, BLACK, 1, &a, &answer), GAMES_OK);        /* a retry */
+    char *again = text_of(answer);
+    CHECK_EQ_STR(again, first);
+    free(again);
+    CHECK_EQ_INT(game_act(g, BLACK, 2, &a, &answer), GAMES_NOT_YOUR_TURN);
+    action w = attempt(WHITE, "C3", 9);
+    CHECK_EQ_INT(game_act(g, WHITE, 5, &w, &answer), GAMES_STALE_SEQ);
+    CHECK(answer == NULL);
+    int seq = 0;
+    char *black_view = text_of(game_view(g, VIEWER_BLACK, &seq));
+    CHECK_EQ_INT(seq, 1);
+    game_release(g);
+
+    fixture_reopen(&f);                               /* replayed from the log */
+    CHECK_EQ_INT(games_get(f.gm, c.id, &g), GAMES_OK);
+    CHECK_EQ_INT(game_act(g, BLACK, 1, &a, &answer), GAMES_OK);        /* the retry survives */
+    again = text_of(answer);
+    CHECK_EQ_STR(again, first);
+    char *replayed = text_of(game_view(g, VIEWER_BLACK, NULL));
+    /* Equal but for the clock's reading time. */
+    CHECK(replayed && black_view && !strncmp(replayed, black_view, (size_t)(strstr(black_view, "\"clock\":") - black_view)));
+    game_release(g);
+    free(first);
+    free(again);
+    free(black_view);
+    free(replayed);
+    fixture_close(&f);
+}
+
+TEST(games_listeners_hear_creation_changes_and_loads) {
+    fixture f;
+    CHECK(fixture_open(&f));
+    if (!f.gm) return;
+    counter cnt = { .l.changed = count_change };
+    games_listen(f.gm, &cnt.l);
+    game_new req = hotseat();
+    game_created c;
+    CHECK_EQ_INT(games_create(f.gm, &req, &c), GAMES_OK);
+    CHECK_EQ_INT(cnt.calls, 1);
+    CHECK_EQ_STR(cnt.last, c.id);
+    game *g;
+    CHECK_EQ_INT(games_get(f.gm, c.id, &g), GAMES_OK);
+    CHECK_EQ_INT(cnt.calls, 1);                        /* in memory: no news */
+    action a = attempt(BLACK, "D4", 9);
+    cJSON *answer;
+    CHECK_EQ_INT(game_act(g, BLACK, 1, &a, &answer), GAMES_OK);
+    cJSON_Delete(answer);
+    CHECK_EQ_INT(cnt.calls, 2);
+    CHECK_EQ_INT(game_act(g, BLACK, 9, &a, &answer), GAMES_STALE_SEQ);
+    CHECK_EQ_INT(cnt.calls, 2);                        /* refused: nothing changed */
+    game_release(g);
+    games_unlisten(f.gm, &cnt.l);
+
+    fixture_reopen(&f);
+    games_listen(f.gm, &cnt.l);
+    CHECK_EQ_INT(games_get(f.gm, c.id, &g), GAMES_OK);  /* loaded: listeners catch up */
+    CHECK_EQ_INT(cnt.calls, 3);
+    game_release(g);
+    counter listed = { .l.changed = count_change };
+    CHECK_EQ_INT(games_load_listed(f.gm, "all", &listed.l), STORE_OK);
+    CHECK_EQ_INT(listed.calls, 1);
+    CHECK_EQ_STR(listed.last, c.id);
+    games_unlisten(f.gm, &cnt.l);
+    fixture_close(&f);
+}
+
+TEST(games_unknown_and_unreplayable_games) {
+    fixture f;
+    CHECK(fixture_open(&f));
+    if (!f.gm) return;
+    game *g;
+    CHECK_EQ_INT(games_get(f.gm, "nosuchgame1", &g), GAMES_NOT_FOUND);
+    CHECK_EQ_INT(games_get(f.gm, "../etc", &g), GAMES_NOT_FOUND);
+    store_game row = test_game("brokengame1", "hotseat");
+    CHECK_EQ_INT(store_insert_game(f.st, &row), STORE_OK);
+    store_action bad = test_action(1, "attempt", WHITE, "E5");       /* white cannot start */
+    CHECK_EQ_INT(store_append_action(f.st, "brokengame1", &bad), STORE_OK);
+    CHECK_EQ_INT(games_get(f.gm, "brokengame1", &g), GAMES_ERROR);
+    CHECK(g == NULL);
+    fixture_close(&f);
+}
+
+TEST(games_claim_join_and_lobby_facts) {
+    fixture f;
+    CHECK(fixture_open(&f));
+    if (!f.gm) return;
+    game_new req = hotseat();
+    req.mode = MODE_ONLINE;
+    req.public_game = true;
+    req.creator_color = WHITE;
+    game_created c;
+    CHECK_EQ_INT(games_create(f.gm, &req, &c), GAMES_OK);
+    CHECK(c.token[WHITE][0] && !c.token[BLACK][0] && c.invite[0]);
+    game *g;
+    CHECK_EQ_INT(games_get(f.gm, c.id, &g), GAMES_OK);
+    game_lobby_facts facts;
+    game_lobby_facts_of(g, &facts);
+    CHECK(facts.listed);
+    CHECK_EQ_INT(facts.free_color, BLACK);
+    CHECK_EQ_INT(facts.started_ms, 0);
+    int color = 0;
+    char token[SECRET_TEXT_LEN + 1];
+    CHECK_EQ_INT(game_claim(g, "wrong-invite", &color, token), GAMES_BAD_INVITE);
+    CHECK_EQ_INT(game_join(g, &color, token), GAMES_OK);              /* public: no invite needed */
+    CHECK_EQ_INT(color, BLACK);
+    CHECK_EQ_INT(game_seat_of(g, token), BLACK);
+    CHECK_EQ_INT(game_claim(g, c.invite, &color, token), GAMES_SEAT_TAKEN);
+    game_lobby_facts_of(g, &facts);
+    CHECK_EQ_INT(facts.free_color, 0);
+    CHECK(facts.started_ms > 0);
+    game_release(g);
+    fixture_close(&f);
+}
+
+TEST(games_rematch_is_one_transaction) {
+    fixture f;
+    CHECK(fixture_open(&f));
+    if (!f.gm) return;
+    game_new req = hotseat();
+    req.mode = MODE_ONLINE;
+    req.creator_color = BLACK;
+    game_created c;
+    CHECK_EQ_INT(games_create(f.gm, &req, &c), GAMES_OK);
+    game *g;
+    CHECK_EQ_INT(games_get(f.gm, c.id, &g), GAMES_OK);
+    int color;
+    char white[SECRET_TEXT_LEN + 1];
+    CHECK_EQ_INT(game_claim(g, c.invite, &color, white), GAMES_OK);
+    bool created;
+    game_created r;
+    CHECK_EQ_INT(games_rematch(f.gm, g, BLACK, &created, &r), GAMES_NOT_OVER);
+    action resign = { .kind = ACT_RESIGN, .color = BLACK, .point = NO_POINT };
+    cJSON *answer;
+    CHECK_EQ_INT(game_act(g, BLACK, 1, &resign, &answer), GAMES_OK);
+    cJSON_Delete(answer);
+    CHECK(game_is_over(g));
+
+    CHECK_EQ_INT(games_rematch(f.gm, g, BLACK, &created, &r), GAMES_OK);
+    CHECK(created);
+    CHECK(r.token[WHITE][0] && !r.token[BLACK][0] && !r.invite[0]);   /* colours swapped */
+    store_game row;
+    CHECK_EQ_INT(store_load_game(f.st, c.id, &row, NULL, NULL), STORE_OK);
+    CHECK_EQ_STR(row.rematch_id, r.id);
+    store_game_free_fields(&row);
+    game_created joined;
+    CHECK_EQ_INT(games_rematch(f.gm, g, WHITE, &created, &joined), GAMES_OK);
+    CHECK(!created);
+    CHECK_EQ_STR(joined.id, r.id);
+    CHECK(joined.token[BLACK][0]);
+    CHECK_EQ_INT(games_rematch(f.gm, g, WHITE, &created, &joined), GAMES_SEAT_TAKEN);
+    game_release(g);
+
+    /* The store refuses a second rematch of the same game as a whole: the
+     * new row is not left behind. */
+    store_game other = test_game("orphanrow01", "online");
+    CHECK_EQ_INT(store_create_rematch(f.st, c.id, &other), STORE_CONFLICT);
+    CHECK_EQ_INT(store_load_game(f.st, "orphanrow01", &row, NULL, NULL), STORE_NOT_FOUND);
+    CHECK_EQ_INT(store_create_rematch(f.st, "nosuchgame1", &other), STORE_NOT_FOUND);
+    CHECK_EQ_INT(store_load_game(f.st, "orphanrow01", &row, NULL, NULL), STORE_NOT_FOUND);
+    fixture_close(&f);
+}
+
+TEST(games_clock_check_ends_a_game_out_of_time) {
+    fixture f;
+    CHECK(fixture_open(&f));
+    if (!f.gm) return;
+    game_new req = hotseat();
+    req.tc.kind = TC_ABSOLUTE;
+    req.tc.main_s = 60;
+    game_created c;
+    CHECK_EQ_INT(games_create(f.gm, &req, &c), GAMES_OK);
+    game *g;
+    CHECK_EQ_INT(games_get(f.gm, c.id, &g), GAMES_OK);
+    int64_t due = game_deadline(g);
+    CHECK(due > games_now_ms(f.gm) && due <= games_now_ms(f.gm) + 60 * 1000);
+    CHECK_EQ_INT(game_check_clock(g), 0);
+    CHECK(games_advance_clock(f.gm, 61 * 1000));
+    CHECK_EQ_INT(game_check_clock(g), 1);
+    CHECK(game_is_over(g));
+    CHECK(game_deadline(g) == INT64_MAX);
+    action a = attempt(BLACK, "E5", 9);
+    cJSON *answer;
+    CHECK_EQ_INT(game_act(g, BLACK, 2, &a, &answer), GAMES_GAME_OVER);
+    game_release(g);
+    fixture_close(&f);
+}
+
+TEST(games_one_mapping_of_store_statuses) {
+    CHECK_EQ_INT(games_status_of_store(STORE_OK), GAMES_OK);
+    CHECK_EQ_INT(games_status_of_store(STORE_NOT_FOUND), GAMES_NOT_FOUND);
+    CHECK_EQ_INT(games_status_of_store(STORE_CONFLICT), GAMES_SEAT_TAKEN);
+    CHECK_EQ_INT(games_status_of_store(STORE_UNAVAILABLE), GAMES_UNAVAILABLE);
+    CHECK_EQ_INT(games_status_of_store(STORE_ERROR), GAMES_ERROR);
+    CHECK_EQ_INT(games_status_of_store(12345), GAMES_ERROR);
+}
+
+TEST(store_ping_answers) {
+    char dir[256];
+    CHECK(test_tmpdir(dir, sizeof dir) == 0);
+    store *st = test_store_open(dir, "ping.db");
+    CHECK(st != NULL);
+    CHECK_EQ_INT(store_ping(st), STORE_OK);
+    CHECK_EQ_INT(store_ping(NULL), STORE_ERROR);
+    store_close(st);
+    test_rmtree(dir);
+}
