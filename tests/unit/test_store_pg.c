@@ -179,3 +179,32 @@ TEST(store_pg_racing_servers_never_apply_a_seq_twice) {
     store_close(st[0]);
     store_close(st[1]);
 }
+
+/* The rematch's new game and the old game's link: both or neither, also
+ * when other writes share the batch; and the health check's ping. */
+TEST(store_pg_create_rematch_is_all_or_nothing_and_ping_answers) {
+    if (!test_pg_base()) return;
+    char conninfo[256], err[512];
+    fresh_database("unit_rematch", conninfo, sizeof conninfo);
+    store *st = NULL;
+    CHECK_EQ_INT(store_open(&st, conninfo, TEST_SCHEMA_PATH, err, sizeof err), STORE_OK);
+    if (!st) return;
+    CHECK_EQ_INT(store_ping(st), STORE_OK);
+    store_game old = test_game("rematchold1", "online");
+    store_game next = test_game("rematchnew1", "online");
+    store_game other = test_game("rematchnew2", "online");
+    CHECK_EQ_INT(store_insert_game(st, &old), STORE_OK);
+    CHECK_EQ_INT(store_create_rematch(st, "nosuchgame1", &next), STORE_NOT_FOUND);
+    store_game row;
+    CHECK_EQ_INT(store_load_game(st, next.id, &row, NULL, NULL), STORE_NOT_FOUND);
+    CHECK_EQ_INT(store_create_rematch(st, old.id, &next), STORE_OK);
+    CHECK_EQ_INT(store_load_game(st, old.id, &row, NULL, NULL), STORE_OK);
+    CHECK_EQ_STR(row.rematch_id, next.id);
+    store_game_free_fields(&row);
+    CHECK_EQ_INT(store_load_game(st, next.id, &row, NULL, NULL), STORE_OK);
+    store_game_free_fields(&row);
+    /* A second, different rematch is refused and leaves no game behind. */
+    CHECK_EQ_INT(store_create_rematch(st, old.id, &other), STORE_CONFLICT);
+    CHECK_EQ_INT(store_load_game(st, other.id, &row, NULL, NULL), STORE_NOT_FOUND);
+    store_close(st);
+}
