@@ -60,8 +60,9 @@ test('kill -9 the primary under load, promote the synchronous standby: nothing a
                 'the standby to be synchronous');
   const db = `host=127.0.0.1,127.0.0.1 port=${primary.port},${standby.port} user=postgres password=${PASSWORD}` +
              ' dbname=phantomgo target_session_attrs=read-write connect_timeout=2';
-  const cluster = await startCluster(db, 3);
+  let cluster;
   try {
+    cluster = await startCluster(db, 3);
     const games = [];
     for (let i = 0; i < GAMES; i++) {
       const res = await call(cluster.url, 'POST', '/api/v1/games', { body: { mode: 'hotseat', settings: { size: 19 } } });
@@ -95,7 +96,7 @@ test('kill -9 the primary under load, promote the synchronous standby: nothing a
     const total = games.reduce((n, g) => n + g.acked.length, 0);
     console.log(`# ${total} actions acknowledged, ${total503} answers 503 while the database failed over`);
   } finally {
-    await cluster.stop();
+    await cluster?.stop();
     await standby.destroy();
     await primary.destroy();
   }

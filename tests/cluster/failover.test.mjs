@@ -77,10 +77,11 @@ function spectate(url, id, stop) {
 
 test(`kill -9 one of three servers ${KILLS} times under ${GAMES} games: nothing lost, nothing twice`, async () => {
   const pg = await startPostgres();
-  const cluster = await startCluster(pg.createDatabase('phantomgo'), 3);
   const stop = { now: false, closed: false };
   const spectators = [];
+  let cluster;
   try {
+    cluster = await startCluster(pg.createDatabase('phantomgo'), 3);
     const create = async () => {
       // A keep-alive connection closed under a request is tried again.
       let res;
@@ -141,7 +142,7 @@ test(`kill -9 one of three servers ${KILLS} times under ${GAMES} games: nothing 
     stop.now = true;
     stop.closed = true;
     for (const s of spectators) s.ws?.close();
-    await cluster.stop();
+    await cluster?.stop();
     await pg.destroy();
   }
 });
