@@ -31,7 +31,7 @@ PQ_CFLAGS := $(shell pkg-config --cflags libpq 2>/dev/null || echo -I/usr/includ
 # defines NDEBUG, so the playout loops pay nothing for them.
 DEBUG   ?= $(if $(SANITIZE),1,0)
 ALL_CFLAGS = $(CFLAGS_BASE) $(if $(filter 1,$(DEBUG)),,-DNDEBUG) $(CFLAGS)
-LDLIBS   = -lcivetweb -lcjson -lsqlite3 -lpq -lqrencode -lcrypto -lpthread -lm
+LDLIBS   = -lcivetweb -lcjson -lsqlite3 -lpq -lqrencode -lunistring -lcrypto -lpthread -lm
 LDFLAGS_ALL = $(if $(SANITIZE),-fsanitize=$(SANITIZE)) $(LDFLAGS)
 
 VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
@@ -50,7 +50,7 @@ PORT ?= 8080
 DB   ?= ./data/phantomgo.db
 
 .PHONY: all run test test-asan test-unit deps deps-test deps-present bench bench-bot fuzz fuzzers tsan \
-        docker-check check-fresh clean FORCE
+        docker-check check-fresh clean format FORCE
 
 TEAM_GOALS = test test-asan test-unit fuzz fuzzers tsan
 $(TEAM_GOALS): export WERROR = 1
@@ -148,6 +148,14 @@ tsan:
 
 clean:
 	rm -rf build
+
+# The C files in the style of .clang-format, rewritten in place. Debian 12
+# names the tool clang-format-14; a plain clang-format (newer Debian) wins.
+CLANG_FORMAT ?= $(shell command -v clang-format || command -v clang-format-14)
+FORMAT_SRCS  := $(sort $(wildcard src/*.[ch] src/*/*.[ch] tests/unit/*.[ch] tests/fuzz/*.[ch]))
+
+format:
+	$(CLANG_FORMAT) -i $(FORMAT_SRCS)
 
 -include $(LIB_OBJS:.o=.d) $(MAIN_OBJ:.o=.d) $(UNIT_OBJS:.o=.d) $(VERSION_OBJ:.o=.d)
 

@@ -34,7 +34,10 @@ CREATE TABLE games (
     public        INTEGER NOT NULL DEFAULT 0 CHECK (public IN (0, 1)),
     -- When the clock started (both seats taken); NULL before. The clocks
     -- are derived from this and the actions' at_ms.
-    started_at_ms INTEGER
+    started_at_ms INTEGER,
+    -- Version 3. When the creator cancelled the game, before anyone took
+    -- the other seat (the invite is cleared with it); NULL otherwise.
+    cancelled_at_ms INTEGER
 ) STRICT;
 
 CREATE INDEX games_by_mode ON games (mode, created_at_ms);
@@ -62,4 +65,29 @@ CREATE TABLE notes (
     PRIMARY KEY (game_id, color)
 ) STRICT, WITHOUT ROWID;
 
-PRAGMA user_version = 2;
+-- Version 3. Table talk: each seat's display name, and the messages of a
+-- game's two rooms (1: the players', 2: the spectators'). Messages are
+-- numbered per room, so one room's numbers say nothing about the other's.
+-- Neither touches the action log: talk never changes a game's seq.
+CREATE TABLE seat_names (
+    game_id       TEXT    NOT NULL REFERENCES games (id),
+    color         INTEGER NOT NULL CHECK (color IN (1, 2)),
+    name          TEXT    NOT NULL CHECK (length(name) BETWEEN 1 AND 32),
+    updated_at_ms INTEGER NOT NULL,
+    PRIMARY KEY (game_id, color)
+) STRICT, WITHOUT ROWID;
+
+CREATE TABLE chat (
+    game_id TEXT    NOT NULL REFERENCES games (id),
+    room    INTEGER NOT NULL CHECK (room IN (1, 2)),
+    n       INTEGER NOT NULL CHECK (n >= 1),
+    -- 1 black, 2 white, 0 a spectator (who is never identified further).
+    author  INTEGER NOT NULL CHECK (author IN (0, 1, 2) AND (author = 0) = (room = 2)),
+    -- The author's display name when the message was written ('' for none).
+    name    TEXT    NOT NULL DEFAULT '' CHECK (length(name) <= 32),
+    text    TEXT    NOT NULL CHECK (length(text) BETWEEN 1 AND 300),
+    at_ms   INTEGER NOT NULL,
+    PRIMARY KEY (game_id, room, n)
+) STRICT, WITHOUT ROWID;
+
+PRAGMA user_version = 3;

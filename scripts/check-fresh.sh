@@ -40,6 +40,9 @@ git diff --quiet HEAD 2>/dev/null ||
 mkdir -p "$logs"
 
 root=$(mktemp -d "${CHECK_FRESH_DIR:-/var/tmp}/phantomgo-fresh-$suite.XXXXXX")
+# The commit checked is HEAD now, not whatever HEAD is once the chroot is made.
+bundle=$(mktemp "${TMPDIR:-/tmp}/phantomgo-fresh-$suite.XXXXXX.bundle")
+git bundle create "$bundle" HEAD 2>/dev/null
 server_pid=''
 
 # ---- cleanup ---------------------------------------------------------------
@@ -75,6 +78,7 @@ cleanup() {
     local rc=$? m
     trap - EXIT INT TERM
     set +e
+    rm -f "$bundle"
     stop_chroot_processes
     # Deepest first; umount -R takes each tree's submounts (/dev/shm, /dev/pts).
     for m in "$root/dev" "$root/sys" "$root/proc"; do
@@ -133,7 +137,7 @@ mount --rbind /sys "$root/sys" && mount --make-rslave "$root/sys"
 mount --rbind /dev "$root/dev" && mount --make-rslave "$root/dev"
 [ -d "$root/dev/shm" ] && [ -d "$root/dev/pts" ] || die "/dev/shm or /dev/pts missing in the chroot"
 
-git bundle create "$root/root/phantomgo.bundle" HEAD 2>/dev/null
+cp "$bundle" "$root/root/phantomgo.bundle"
 in_chroot 'git -c init.defaultBranch=main -c advice.detachedHead=false clone -q /root/phantomgo.bundle /root/phantomgo && rm /root/phantomgo.bundle' ||
     die "git clone in the chroot failed"
 say "cloned ${commit:0:12} into /root/phantomgo"

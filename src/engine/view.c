@@ -67,7 +67,8 @@ bool view_observe(const referee *r, viewer v, int seq, observation *out) {
     if (ev->kind == EV_ILLEGAL && (full || (mover && rules == RULES_HAMBURG)))
         out->reason = ev->reason;
     if (ev->kind == EV_MOVE) {
-        out->atari = ev->atari && (full || rules != RULES_OLYMPIAD);
+        out->atari = ev->atari && rules != RULES_OLYMPIAD;
+        out->atari_unannounced = ev->atari && full && rules == RULES_OLYMPIAD;
         out->captured_count = (int16_t)ev->captured_count;
         if (sees_captured_points(r, ev, v, full)) {
             int n;

@@ -28,8 +28,10 @@
  *  - passes, resignation, timeout, forfeit and the end: public;
  *  - handicap stones: public from the start.
  * Once the game is over every observation, of any seq, is the full truth
- * for everyone (points, reasons, captured points, atari), so a finished
- * game's view is the real board with every stone and the score.
+ * for everyone (points, reasons, captured points), so a finished game's
+ * view is the real board with every stone and the score. An atari the
+ * olympiad rules kept silent is then told apart (atari_unannounced, for the
+ * game record), so the log stays true to what was said during play.
  *
  * Observations and views are fixed-size and fully zeroed before being
  * filled (padding included), so they compare with memcmp. Pure C, no I/O. */
@@ -61,6 +63,7 @@ typedef struct observation {
     int16_t captured_count;     /* stones captured by this event: public */
     int16_t captured_known;     /* how many of their points captured[] lists */
     bool atari;                 /* announced: color put the opponent in atari */
+    bool atari_unannounced;     /* game over: an atari nobody was told of */
     bool full_truth;            /* the game is over: nothing is hidden */
     bool ended;                 /* this event ended the game; see result */
     game_result result;         /* when ended (zero otherwise) */

@@ -23,9 +23,12 @@
 #include "wire/json_number.h"
 #include "wire/qr_svg.h"
 #include "wire/settings_json.h"
+#include "wire/chat_json.h"
 #include "wire/view_json.h"
 
 #define API_PREFIX "/api/v1/"
+/* The most messages of one room one GET .../chat answers. */
+#define CHAT_READ_MAX 500
 
 typedef struct status_error { games_status st; int http; const char *code, *message; } status_error;
 
@@ -46,6 +49,9 @@ static const status_error errors[] = {
     { GAMES_TOO_EARLY,     409, "too_early",       "The game cannot be claimed: your opponent is not to move, or is "
                                                    "still within the time limit." },
     { GAMES_NOT_PUBLIC,    403, "not_public",      "This game is not open to everyone: it needs its invite." },
+    { GAMES_CANCELLED,     409, "game_cancelled",  "This game was cancelled." },
+    { GAMES_CHAT_CLOSED,   403, "chat_closed",     "This game has no spectators' room: only its players talk." },
+    { GAMES_CHAT_FULL,     409, "chat_full",       "This chat room is full." },
 };
 
 static void send_status(http_request *rq, games_status st) {
@@ -191,8 +197,45 @@ static bool read_clock_and_lobby(http_request *rq, const cJSON *o, game_new *req
     return true;
 }
 
+/* ---- table talk: names, chat, cancelling ---------------------------------- */
+
+/* 400 bad_text naming the field and the reason (docs/API.md, Text rules). */
+static void send_bad_text(http_request *rq, const char *field, const talk_verdict *v, const char *message) {
+    cJSON *o = cJSON_CreateObject();
+    cJSON *e = o ? cJSON_AddObjectToObject(o, "error") : NULL;
+    bool ok = e && cJSON_AddStringToObject(e, "code", "bad_text") && cJSON_AddStringToObject(e, "message", message) &&
+              cJSON_AddStringToObject(e, "field", field) &&
+              cJSON_AddStringToObject(e, "reason", talk_fault_code(v->fault));
+    if (!ok) {
+        cJSON_Delete(o);
+        http_send_error(rq, 400, "bad_text", message);
+        return;
+    }
+    send_owned_cjson(rq, 400, o);
+}
+
+/* A name field of a request (absent or null: none); false after answering. */
+static bool read_name(http_request *rq, const cJSON *o, char name[TALK_NAME_MAX_BYTES]) {
+    talk_verdict v;
+    char err[200];
+    chat_json_status st = chat_json_parse_name(cJSON_GetObjectItemCaseSensitive(o, "name"), true, name, &v, err, sizeof err);
+    if (st == CHAT_JSON_BAD_TEXT) send_bad_text(rq, "name", &v, err);
+    else if (st != CHAT_JSON_OK) http_send_error(rq, 400, "bad_request", err);
+    return st == CHAT_JSON_OK;
+}
+
+/* Renames seat `color` of the game `id` just created. */
+static games_status rename_seat(http_request *rq, const char *id, int color, const char *name) {
+    game *g;
+    games_status st = games_get(rq->srv->gm, id, &g);
+    if (st != GAMES_OK) return st;
+    st = game_rename(g, color, name);
+    game_release(g);
+    return st;
+}
+
 static bool read_new_game(http_request *rq, const cJSON *o, game_new *req) {
-    static const char *const known[] = { "mode", "color", "level", "settings", "time_control", "public", NULL };
+    static const char *const known[] = { "mode", "color", "level", "settings", "time_control", "public", "name", NULL };
     static const char *const modes[] = { "online", "hotseat", "computer", NULL };
     static const char *const colors[] = { "black", "white", "random", NULL };
     static const char *const levels[] = { "easy", "medium", "strong", NULL };
@@ -304,9 +347,19 @@ static void create_game(http_request *rq) {
         cJSON_Delete(o);
         return;
     }
+    char name[TALK_NAME_MAX_BYTES];
+    bool named = read_name(rq, o, name);
+    if (named && name[0] && req.mode == MODE_HOTSEAT) {
+        http_send_error(rq, 400, "bad_request", "'name' is not for hot-seat games: name each seat with PUT .../name.");
+        named = false;
+    }
     cJSON_Delete(o);
+    if (!named) return;
     game_created c;
     games_status st = games_create(rq->srv->gm, &req, &c);
+    /* The seat exists now: its token is answered even if its name could
+     * not be stored (it can be given again with PUT .../name). */
+    if (st == GAMES_OK && name[0]) rename_seat(rq, c.id, c.token[BLACK][0] ? BLACK : WHITE, name);
     if (st != GAMES_OK) send_status(rq, st);
     else send_created(rq, 201, &c);
 }
@@ -359,7 +412,7 @@ static void send_seat(http_request *rq, int color, const char *token) {
 }
 
 static void claim_seat(http_request *rq, game *g) {
-    static const char *const known[] = { "invite", NULL };
+    static const char *const known[] = { "invite", "name", NULL };
     cJSON *o = body_object(rq);
     if (!o || !fields_known(rq, o, known)) {
         cJSON_Delete(o);
@@ -371,10 +424,16 @@ static void claim_seat(http_request *rq, game *g) {
         cJSON_Delete(o);
         return;
     }
+    char name[TALK_NAME_MAX_BYTES];
+    if (!read_name(rq, o, name)) {
+        cJSON_Delete(o);
+        return;
+    }
     int color = 0;
     char token[SECRET_TEXT_LEN + 1];
     games_status st = game_claim(g, invite->valuestring, &color, token);
     cJSON_Delete(o);
+    if (st == GAMES_OK && name[0]) game_rename(g, color, name);   /* the seat is answered regardless */
     if (st != GAMES_OK) {
         send_status(rq, st);
         return;
@@ -384,9 +443,18 @@ static void claim_seat(http_request *rq, game *g) {
 
 /* POST /api/v1/games/{id}/join: the free seat of a public game (the lobby). */
 static void join_seat(http_request *rq, game *g) {
+    static const char *const known[] = { "name", NULL };
+    char name[TALK_NAME_MAX_BYTES] = "";
+    if (rq->body_len) {                         /* no body, or {} or {"name":..} */
+        cJSON *o = body_object(rq);
+        bool ok = o && fields_known(rq, o, known) && read_name(rq, o, name);
+        cJSON_Delete(o);
+        if (!ok) return;
+    }
     int color = 0;
     char token[SECRET_TEXT_LEN + 1];
     games_status st = game_join(g, &color, token);
+    if (st == GAMES_OK && name[0]) game_rename(g, color, name);   /* the seat is answered regardless */
     if (st != GAMES_OK) send_status(rq, st);
     else send_seat(rq, color, token);
 }
@@ -521,6 +589,142 @@ static void qr_code(http_request *rq) {
     cJSON_Delete(o);
 }
 
+/* ---- table talk ------------------------------------------------------------ */
+
+/* PUT /api/v1/games/{id}/name {"name": "..." | null}: the seat's display name. */
+static void rename_seat_name(http_request *rq, game *g) {
+    int color = seat_of(rq, g);
+    if (!color) return;
+    cJSON *o = body_object(rq);
+    if (!o) return;
+    talk_verdict v;
+    char name[TALK_NAME_MAX_BYTES], err[200];
+    chat_json_status ps = chat_json_parse_rename(o, name, &v, err, sizeof err);
+    cJSON_Delete(o);
+    if (ps == CHAT_JSON_BAD_TEXT) {
+        send_bad_text(rq, "name", &v, err);
+        return;
+    }
+    if (ps != CHAT_JSON_OK) {
+        http_send_error(rq, 400, "bad_request", err);
+        return;
+    }
+    games_status st = game_rename(g, color, name);
+    if (st != GAMES_OK) {
+        send_status(rq, st);
+        return;
+    }
+    cJSON *answer = cJSON_CreateObject();
+    cJSON *names = answer ? game_names_json(g) : NULL;
+    if (names) cJSON_AddItemToObject(answer, "names", names);
+    else cJSON_Delete(answer), answer = NULL;
+    send_owned_cjson(rq, 200, answer);
+}
+
+/* A room's "after" parameter: absent is 0. */
+static bool query_after(http_request *rq, const char *name, int *after) {
+    char value[32];
+    *after = 0;
+    int n = http_query_param(rq, name, value, sizeof value);
+    if (n == -1) return true;
+    char *end;
+    long v = strtol(value, &end, 10);
+    if (n <= 0 || *end || end == value || v < 0 || v > 1000000000) {
+        char msg[96];
+        snprintf(msg, sizeof msg, "'%s' must be a whole number from 0.", name);
+        http_send_error(rq, 400, "bad_request", msg);
+        return false;
+    }
+    *after = (int)v;
+    return true;
+}
+
+/* GET .../chat?players=N&spectators=M: the rooms this viewer reads now. */
+static void read_chat(http_request *rq, game *g, viewer v) {
+    static const char *const rooms[] = { NULL, "players", "spectators" };
+    int after[3];
+    if (!query_after(rq, "players", &after[GAME_ROOM_PLAYERS]) ||
+        !query_after(rq, "spectators", &after[GAME_ROOM_SPECTATORS]))
+        return;
+    cJSON *o = cJSON_CreateObject();
+    bool over = game_is_over(g);
+    for (int room = GAME_ROOM_PLAYERS; o && room <= GAME_ROOM_SPECTATORS; room++) {
+        if (!game_room_readable(game_get_mode(g), v, room, over)) continue;
+        cJSON *r = game_chat_room(g, room, after[room], CHAT_READ_MAX);
+        if (!r) {
+            cJSON_Delete(o);
+            send_status(rq, GAMES_UNAVAILABLE);
+            return;
+        }
+        cJSON_AddItemToObject(o, rooms[room], r);
+    }
+    send_owned_cjson(rq, 200, o);
+}
+
+/* Takes a message's place in its speaker's and its address's buckets:
+ * false after answering 429. */
+static bool chat_rate_ok(http_request *rq, game *g, viewer v) {
+    char key[64];
+    if (v == VIEWER_SPECTATOR) snprintf(key, sizeof key, "spectator/%s", rq->client);
+    else snprintf(key, sizeof key, "%s/%d", game_id(g), (int)v);
+    int64_t now = now_monotonic_ms();
+    int retry = ratelimit_take(rq->srv->chat_speaker, key, now);
+    if (!retry) retry = ratelimit_take(rq->srv->chat_address, rq->client, now);
+    if (retry > 0) http_send_rate_limited(rq, retry);
+    return retry == 0;
+}
+
+/* POST .../chat {"text":..} (+ "name" from a spectator): a message to the
+ * room of whoever sends it. A spectator is never identified further. */
+static void post_chat(http_request *rq, game *g, viewer v) {
+    cJSON *o = body_object(rq);
+    if (!o) return;
+    talk_verdict why;
+    char text[TALK_TEXT_MAX_BYTES], name[TALK_NAME_MAX_BYTES], err[200];
+    chat_json_status ps = chat_json_parse_post(o, text, name, &why, err, sizeof err);
+    bool name_given = cJSON_GetObjectItemCaseSensitive(o, "name") != NULL;
+    cJSON_Delete(o);
+    if (ps == CHAT_JSON_BAD_TEXT) {
+        send_bad_text(rq, strncmp(err, "name", 4) ? "text" : "name", &why, err);
+        return;
+    }
+    if (ps == CHAT_JSON_OK && name_given && v != VIEWER_SPECTATOR) {
+        ps = CHAT_JSON_BAD_REQUEST;
+        snprintf(err, sizeof err, "'name' is for spectators: a seat speaks under its own name (PUT .../name).");
+    }
+    if (ps != CHAT_JSON_OK) {
+        http_send_error(rq, 400, "bad_request", err);
+        return;
+    }
+    if (!chat_rate_ok(rq, g, v)) return;
+    cJSON *message;
+    games_status st = game_say(g, v, name, text, &message);
+    if (st != GAMES_OK) {
+        send_status(rq, st);
+        return;
+    }
+    cJSON *answer = cJSON_CreateObject();
+    if (answer) cJSON_AddItemToObject(answer, "message", message);
+    else cJSON_Delete(message);
+    send_owned_cjson(rq, 201, answer);
+}
+
+static void chat(http_request *rq, game *g) {
+    viewer v;
+    if (!viewer_of(rq, g, &v)) return;
+    if (!strcmp(rq->method, "POST")) post_chat(rq, g, v);
+    else read_chat(rq, g, v);
+}
+
+/* POST .../cancel: the creator cancels a game nobody joined. */
+static void cancel(http_request *rq, game *g) {
+    int color = seat_of(rq, g);
+    if (!color) return;
+    games_status st = game_cancel(g, color);
+    if (st != GAMES_OK) send_status(rq, st);
+    else http_send_json(rq, 200, "{\"cancelled\":true}", 18);
+}
+
 typedef void (*game_handler)(http_request *rq, game *g);
 
 typedef struct endpoint { const char *name; game_handler run; const char *methods; } endpoint;
@@ -534,6 +738,9 @@ static const endpoint endpoints[] = {
     { "notes", notes, "GET PUT" },
     { "rematch", rematch, "POST" },
     { "sgf", record, "GET" },
+    { "name", rename_seat_name, "PUT" },
+    { "chat", chat, "GET POST" },
+    { "cancel", cancel, "POST" },
 };
 
 /* /api/v1/games/{id}[/endpoint] */

@@ -48,6 +48,9 @@ static const option_spec options[] = {
         "API requests per second per client address, bursts of 5N (default 30; 0 = off)"),
     INT("create-limit", "PHANTOMGO_CREATE_LIMIT", create_limit, 0, 1000000, "N",
         "games created per minute per client address (default 30; 0 = off)"),
+    INT("chat-limit", "PHANTOMGO_CHAT_LIMIT", chat_limit, 0, 10000, "N",
+        "chat messages per minute per seat and per spectator address, bursts\n"
+        "                          of 2N; an address 4N, bursts of 8N (default 5; 0 = off)"),
     BOOL("trust-proxy", "PHANTOMGO_TRUST_PROXY", trust_proxy,
          "behind a reverse proxy on this host: the client address is the last\n"
          "                          X-Forwarded-For entry of requests from loopback"),
@@ -71,6 +74,7 @@ static void set_defaults(server_config *cfg) {
     strcpy(cfg->root, ".");
     cfg->rate_limit = 30;
     cfg->create_limit = 30;
+    cfg->chat_limit = 5;
     cfg->abandon_after = 600;
 }
 

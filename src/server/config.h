@@ -23,6 +23,7 @@ typedef struct server_config {
     char root[CONFIG_TEXT_MAX]; /* holds web/, static/ and schema.sql */
     int rate_limit;             /* API requests per second per address; 0 = off */
     int create_limit;           /* games created per minute per address; 0 = off */
+    int chat_limit;             /* chat messages per minute per seat; 0 = off */
     bool trust_proxy;           /* take the client address from X-Forwarded-For */
     int abandon_after;          /* seconds before an untimed game may be claimed */
     bool test_clock;            /* TESTS ONLY: POST /api/v1/test/clock moves time */

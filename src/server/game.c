@@ -51,6 +51,8 @@ static game *game_alloc(game_env *env, const char *id) {
     atomic_init(&g->last_used_ms, now_monotonic_ms());
     atomic_init(&g->over, false);
     for (int c = 0; c < 3; c++) atomic_init(&g->presence[c], 0);
+    for (int r = 0; r < 3; r++) atomic_init(&g->chat_last[r], 0);
+    atomic_init(&g->spectators, 0);
     return g;
 }
 
@@ -196,6 +198,7 @@ game *game_from_store(game_env *env, store_game *row, const store_action *acts, 
     bool ok = read_row(g, err, errlen);
     if (ok && !(g->ref = referee_new(&g->settings))) ok = (snprintf(err, errlen, "out of memory"), false);
     ok = ok && replay_log(g, acts, n, err, errlen);
+    if (ok && !game_talk_load(g)) ok = (snprintf(err, errlen, "cannot read its names and chat"), false);
     if (ok && !rebuild_answers(g)) ok = (snprintf(err, errlen, "out of memory"), false);
     if (!ok) {
         game_free(g);
@@ -272,6 +275,7 @@ static games_status seat_taken(game *g, int c, char token[SECRET_TEXT_LEN + 1]) 
  * secret is needed. Game lock held. */
 static games_status claim_locked(game *g, const uint8_t *invite_hash, int *color,
                                  char token[SECRET_TEXT_LEN + 1]) {
+    if (g->row.cancelled_at_ms) return GAMES_CANCELLED;
     if (!invite_hash && !g->is_public) return GAMES_NOT_PUBLIC;
     if (secrets_hash_is_zero(g->row.invite_hash) || g->row.invite_color == 0) return GAMES_SEAT_TAKEN;
     if (invite_hash && !secrets_hash_equal(invite_hash, g->row.invite_hash)) return GAMES_BAD_INVITE;
@@ -314,6 +318,10 @@ games_status game_take_rematch_seat(game *g, int color, char token[SECRET_TEXT_L
 }
 
 void game_presence(game *g, int color, int delta) {
+    if (color == VIEWER_SPECTATOR) {
+        game_watching(g, delta);
+        return;
+    }
     if (color != BLACK && color != WHITE) return;
     int before = atomic_fetch_add(&g->presence[color], delta);
     if ((before > 0) == (before + delta > 0)) return;
@@ -436,6 +444,7 @@ static games_status act_locked(game *g, int color, int seq, const action *a, cJS
         return GAMES_UNAVAILABLE;
     seat_answer *last = &g->last[color];
     if (last->seq && seq == last->seq && same_action(a, &last->act)) return repeat_answer(last, answer);
+    if (g->row.cancelled_at_ms) return GAMES_CANCELLED;
     int64_t now = game_env_now_ms(g->env);
     if (enforce_clock(g, now) < 0) return GAMES_UNAVAILABLE;
     if (referee_result(g->ref).over) return GAMES_GAME_OVER;

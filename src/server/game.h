@@ -36,6 +36,9 @@
 
 typedef struct game game;
 
+/* Bytes of a seat's display name and its NUL (32 characters of UTF-8). */
+#define GAME_NAME_BYTES 129
+
 typedef enum {
     GAMES_OK = 0,
     GAMES_NOT_FOUND,        /* no such game */
@@ -52,7 +55,10 @@ typedef enum {
     GAMES_NOT_OVER,         /* rematch of a game in progress */
     GAMES_NO_BOT,           /* computer mode without a computer player */
     GAMES_TOO_EARLY,        /* a claim before the opponent's limit passed */
-    GAMES_NOT_PUBLIC        /* joining a game that is not in the lobby */
+    GAMES_NOT_PUBLIC,       /* joining a game that is not in the lobby */
+    GAMES_CANCELLED,        /* the game was cancelled: no claim, action or chat */
+    GAMES_CHAT_CLOSED,      /* a spectator's message where there is no spectators' room */
+    GAMES_CHAT_FULL         /* the room holds GAME_CHAT_ROOM_MAX messages */
 } games_status;
 
 /* The one mapping of a STORE_* code to a games status. */
@@ -134,7 +140,8 @@ games_status game_join(game *g, int *color, char token[SECRET_TEXT_LEN + 1]);
 games_status game_take_rematch_seat(game *g, int color, char token[SECRET_TEXT_LEN + 1]);
 
 /* A live connection of seat `color` opened (+1) or closed (-1). A seat is
- * "connected" while it has one; each change of that is told to watchers. */
+ * "connected" while it has one; each change of that is told to watchers.
+ * VIEWER_SPECTATOR counts the spectators watching (the view's count). */
 void game_presence(game *g, int color, int delta);
 
 /* ---- acting ---------------------------------------------------------------- */
@@ -189,9 +196,10 @@ games_status game_put_notes(game *g, int color, const char *ghosts_json);
 
 /* What the lobby lists of a public game; all of it public. */
 typedef struct game_lobby_facts {
-    bool listed;                 /* public and in play */
+    bool listed;                 /* public, in play and not cancelled */
     int free_color;              /* the seat still free, or 0 */
     int64_t created_ms, started_ms;
+    char names[3][GAME_NAME_BYTES];  /* [BLACK], [WHITE]: "" for none */
 } game_lobby_facts;
 void game_lobby_facts_of(game *g, game_lobby_facts *out);
 
@@ -209,6 +217,43 @@ bool game_computer_turn_of(game *g, game_computer_turn *out);
 /* Is the computer seat to move? */
 bool game_computer_due(game *g);
 
+/* ---- table talk (game_talk.c) ------------------------------------------------ */
+
+/* The two chat rooms: the players' (the seats write; everyone reads after
+ * the end) and the spectators' (online games; spectators write, the seats
+ * read after the end). Numbering shared with store_chat.h and chat_json.h. */
+enum { GAME_ROOM_PLAYERS = 1, GAME_ROOM_SPECTATORS = 2 };
+#define GAME_CHAT_ROOM_MAX 2000
+
+/* May viewer v of a game in `mode` read `room`, the game being over or not? */
+bool game_room_readable(game_mode mode, viewer v, int room, bool over);
+
+/* Sets (or with "" or NULL removes) seat color's display name, already
+ * checked by wire/talk_text; stored, then everyone is told. */
+games_status game_rename(game *g, int color, const char *name);
+/* {"black":..,"white":..} (the caller owns it; NULL when out of memory). */
+cJSON *game_names_json(game *g);
+
+/* A message by seat `author` (players' room) or a spectator
+ * (VIEWER_SPECTATOR, with the name it chose or NULL: spectators' room),
+ * its text already checked. Stored before the answer, like an action; it
+ * changes no seq and no view. *message: the message as chat_json renders
+ * it (the caller owns it). GAMES_CHAT_CLOSED for a spectator of a hot-seat
+ * or computer game, GAMES_CHAT_FULL, GAMES_CANCELLED. */
+games_status game_say(game *g, viewer author, const char *name, const char *text, cJSON **message);
+/* The highest message number of a room (0: none). */
+int game_chat_last(game *g, int room);
+/* {"messages":[n > after, at most `limit`, the newest],"last":N} of a room,
+ * read from the store (the caller decides who may read it); NULL when the
+ * store cannot be read or out of memory. */
+cJSON *game_chat_room(game *g, int room, int after, int limit);
+
+/* Cancels an online game whose other seat nobody took (its invite unused),
+ * for seat `color`: GAMES_SEAT_TAKEN once it was taken (or for hot-seat and
+ * computer games), GAMES_CANCELLED if it already was. */
+games_status game_cancel(game *g, int color);
+bool game_cancelled(game *g);
+
 /* ---- watchers --------------------------------------------------------------- */
 
 typedef struct games_watcher {
@@ -216,6 +261,11 @@ typedef struct games_watcher {
      * with no game lock held but the watcher list locked: it must only
      * signal (set a flag, wake a thread), never call into games. */
     void (*notify)(struct games_watcher *w);
+    /* Called (same rules) when chat room `room` got a message; NULL for a
+     * watcher that reads no chat. The watcher decides whether its viewer
+     * may read that room; a player's socket must not even wake up for the
+     * spectators' room during the game. */
+    void (*talk)(struct games_watcher *w, int room);
     struct games_watcher *next, *prev;
 } games_watcher;
 

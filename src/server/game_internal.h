@@ -34,6 +34,8 @@ struct game {
     atomic_llong last_used_ms;   /* monotonic */
     atomic_bool over;
     atomic_int presence[3];      /* live connections of [BLACK], [WHITE] */
+    atomic_int spectators;       /* live connections of spectators */
+    atomic_int chat_last[3];     /* [GAME_ROOM_*]: the room's highest message number */
 
     /* Set once before the game is shared. */
     game_settings settings;
@@ -49,6 +51,7 @@ struct game {
     int64_t *at_ms;              /* when each event was accepted: at_ms[seq - 1] */
     int n_at, cap_at;
     seat_answer last[3];         /* [BLACK], [WHITE] */
+    char names[3][GAME_NAME_BYTES];  /* [BLACK], [WHITE]: display names, "" for none */
     cJSON *view_cache[VIEWERS];  /* each viewer's view without its clock; NULL = stale */
     /* A write failed in a way that may mean the log moved on without this
      * copy (another server appended, or a commit's outcome is unknown):
@@ -68,6 +71,13 @@ void game_clock_fold(const game *g, const referee *r, int upto, game_clock *out)
 int64_t game_claim_at(const game *g, const game_clock *c);
 /* GAMES_OK if seat `claimer` may claim g as abandoned at now. */
 games_status game_claim_allowed(game *g, int claimer, int64_t now);
+
+/* game_talk.c: reads the names and the rooms' counts from the store while
+ * the game is being built (before it is shared); false if it cannot. */
+bool game_talk_load(game *g);
+/* A spectator's live connection opened (+1) or closed (-1): the view's
+ * "spectators" count changes and everyone is told. */
+void game_watching(game *g, int delta);
 
 /* game_view.c (game lock held) */
 /* Drops the cached views (after any change). */

@@ -46,6 +46,9 @@ static void table_of(const game *g, view_table *t) {
         t->seat_connected[c] = t->seat_computer[c] || atomic_load(&g->presence[c]) > 0;
     }
     t->rematch_id = g->row.rematch_id;
+    for (int c = BLACK; c <= WHITE; c++) t->seat_name[c] = g->names[c];
+    t->spectators = atomic_load(&g->spectators);
+    t->cancelled = g->row.cancelled_at_ms != 0;
 }
 
 /* A copy of viewer v's view after the first `upto` events of r, with its
@@ -121,6 +124,8 @@ char *game_record_sgf(game *g, bool *over, size_t *len) {
     meta.game_id = g->id;
     pthread_mutex_lock(&g->lock);
     meta.started_ms = g->row.created_at_ms;
+    meta.black_name = g->names[BLACK];
+    meta.white_name = g->names[WHITE];
     *over = referee_result(g->ref).over;
     char *text = *over ? sgf_record_new(g->ref, &meta) : NULL;
     pthread_mutex_unlock(&g->lock);
@@ -131,10 +136,11 @@ char *game_record_sgf(game *g, bool *over, size_t *len) {
 void game_lobby_facts_of(game *g, game_lobby_facts *out) {
     pthread_mutex_lock(&g->lock);
     bool open = g->row.invite_color != 0 && !secrets_hash_is_zero(g->row.invite_hash);
-    out->listed = g->is_public && !referee_result(g->ref).over;
+    out->listed = g->is_public && !referee_result(g->ref).over && !g->row.cancelled_at_ms;
     out->free_color = open ? g->row.invite_color : 0;
     out->created_ms = g->row.created_at_ms;
     out->started_ms = g->row.started_at_ms;
+    for (int c = 0; c < 3; c++) memcpy(out->names[c], g->names[c], GAME_NAME_BYTES);
     pthread_mutex_unlock(&g->lock);
 }
 

@@ -33,6 +33,8 @@
 #include "wire/json_number.h"
 
 enum { HELLO_TIMEOUT_MS = 10000, MESSAGE_MAX = 4096, WRITER_STACK = 256 * 1024 };
+/* Chat messages read from the store at a time for a socket catching up. */
+enum { CHAT_BATCH = 100 };
 #define SOCKET_PREFIX "/api/v1/games/"
 #define LOBBY_PATH "/api/v1/lobby/ws"
 
@@ -53,6 +55,12 @@ typedef struct hub_conn {
     bool hello_done, due, closing;
     viewer who;
     int sent_seq;
+    /* Table talk: a room this viewer reads got a message; the last message
+     * number sent of each room; whether the update that ends the game was
+     * sent (only then may a player's socket carry the spectators' room). */
+    bool chat_due, sent_over;
+    int chat_sent[3];
+    game_mode mode;
     bool writer_started;
     pthread_t writer;
     struct hub_conn *next, *prev;   /* hub list (hub lock) */
@@ -251,20 +259,35 @@ static void on_game_changed(games_watcher *w) {
     pthread_mutex_unlock(&hc->lock);
 }
 
-/* Waits until an update is due (true) or the socket is closing (false);
- * closes a socket that sent no hello in time. */
-static bool wait_due(hub_conn *hc) {
+/* A message in `room`: due only if this socket's viewer may read that room
+ * now, so a player's socket never even wakes for the spectators' room
+ * before it has sent the end of the game. */
+static void on_game_talk(games_watcher *w, int room) {
+    hub_conn *hc = (hub_conn *)w;
+    pthread_mutex_lock(&hc->lock);
+    if (hc->hello_done && game_room_readable(hc->mode, hc->who, room, hc->sent_over)) {
+        hc->chat_due = true;
+        pthread_cond_signal(&hc->wake);
+    }
+    pthread_mutex_unlock(&hc->lock);
+}
+
+/* Waits until an update or chat is due (true; *update tells which) or the
+ * socket is closing (false); closes a socket that sent no hello in time. */
+static bool wait_due(hub_conn *hc, bool *update) {
     struct timespec deadline;
     clock_gettime(CLOCK_REALTIME, &deadline);
     deadline.tv_sec += HELLO_TIMEOUT_MS / 1000;
     bool due = false, late = false;
     pthread_mutex_lock(&hc->lock);
-    while (!hc->closing && !hc->due && !late) {
+    while (!hc->closing && !hc->due && !hc->chat_due && !late) {
         if (hc->hello_done) pthread_cond_wait(&hc->wake, &hc->lock);
         else late = pthread_cond_timedwait(&hc->wake, &hc->lock, &deadline) == ETIMEDOUT;
     }
-    if (!hc->closing && hc->due) {
-        hc->due = false;
+    *update = false;
+    if (!hc->closing && (hc->due || hc->chat_due)) {
+        *update = hc->due;
+        hc->due = hc->chat_due = false;
         due = true;
     }
     late = late && !hc->hello_done && !hc->closing;
@@ -305,26 +328,70 @@ static cJSON *update_frame(game *g, viewer who, int since, int *seq) {
     return NULL;
 }
 
+/* Sends the messages of the rooms this viewer reads that it has not had
+ * yet, one {"type":"chat"} frame each; false when a write failed. */
+static bool send_chat(hub_conn *hc) {
+    pthread_mutex_lock(&hc->lock);
+    viewer who = hc->who;
+    bool over = hc->sent_over;
+    int sent[3] = { 0, hc->chat_sent[1], hc->chat_sent[2] };
+    pthread_mutex_unlock(&hc->lock);
+    for (int room = GAME_ROOM_PLAYERS; room <= GAME_ROOM_SPECTATORS; room++) {
+        if (!game_room_readable(hc->mode, who, room, over)) continue;
+        while (game_chat_last(hc->g, room) > sent[room]) {
+            cJSON *batch = game_chat_room(hc->g, room, sent[room], CHAT_BATCH);
+            const cJSON *messages = cJSON_GetObjectItemCaseSensitive(batch, "messages");
+            bool ok = batch && cJSON_GetArraySize(messages) > 0;
+            for (cJSON *m = messages ? messages->child : NULL; ok && m; m = m->next) {
+                cJSON *frame = cJSON_CreateObject();
+                ok = frame && cJSON_AddStringToObject(frame, "type", "chat") &&
+                     cJSON_AddItemReferenceToObject(frame, "message", m);
+                char *text = ok ? cJSON_PrintUnformatted(frame) : NULL;
+                ok = text && send_text(hc, text, strlen(text));
+                if (ok) sent[room] = cJSON_GetObjectItemCaseSensitive(m, "n")->valueint;
+                cJSON_free(text);
+                cJSON_Delete(frame);
+            }
+            cJSON_Delete(batch);
+            if (!ok) return false;
+        }
+    }
+    pthread_mutex_lock(&hc->lock);
+    hc->chat_sent[1] = sent[1];
+    hc->chat_sent[2] = sent[2];
+    pthread_mutex_unlock(&hc->lock);
+    return true;
+}
+
 static void *writer_main(void *arg) {
     hub_conn *hc = arg;
-    while (wait_due(hc)) {
+    bool update;
+    while (wait_due(hc, &update)) {
         pthread_mutex_lock(&hc->lock);
         viewer who = hc->who;
         int since = hc->sent_seq;
         pthread_mutex_unlock(&hc->lock);
         int seq = since;
-        cJSON *frame = hc->lobby ? lobby_frame(lobby_now(hc->hb->srv->lb)) : update_frame(hc->g, who, since, &seq);
-        char *text = frame ? cJSON_PrintUnformatted(frame) : NULL;
-        bool ok = text && send_text(hc, text, strlen(text));
-        cJSON_free(text);
-        cJSON_Delete(frame);
+        bool ok = true, over = false;
+        if (update) {
+            cJSON *frame = hc->lobby ? lobby_frame(lobby_now(hc->hb->srv->lb)) : update_frame(hc->g, who, since, &seq);
+            over = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(frame, "view"), "over"));
+            char *text = frame ? cJSON_PrintUnformatted(frame) : NULL;
+            ok = text && send_text(hc, text, strlen(text));
+            cJSON_free(text);
+            cJSON_Delete(frame);
+        }
+        if (ok && update) {
+            pthread_mutex_lock(&hc->lock);
+            hc->sent_seq = seq;
+            hc->sent_over = hc->sent_over || over;
+            pthread_mutex_unlock(&hc->lock);
+        }
+        if (ok && !hc->lobby) ok = send_chat(hc);
         if (!ok) {
             cut(hc);
             break;
         }
-        pthread_mutex_lock(&hc->lock);
-        hc->sent_seq = seq;
-        pthread_mutex_unlock(&hc->lock);
     }
     return NULL;
 }
@@ -350,6 +417,10 @@ static hub_conn *conn_new(hub *hb, struct mg_connection *conn, game *g, bool is_
     hc->lobby = is_lobby;
     hc->fd = -1;
     hc->watcher.notify = on_game_changed;
+    if (g) {
+        hc->watcher.talk = on_game_talk;
+        hc->mode = game_get_mode(g);
+    }
     pthread_mutex_init(&hc->lock, NULL);
     pthread_cond_init(&hc->wake, NULL);
     http_request rq;
@@ -461,6 +532,8 @@ static bool parse_hello(hub_conn *hc, const char *data, size_t len, const char *
         pthread_mutex_lock(&hc->lock);
         hc->who = who;
         hc->sent_seq = since_seq;
+        for (int room = GAME_ROOM_PLAYERS; !hc->lobby && room <= GAME_ROOM_SPECTATORS; room++)
+            hc->chat_sent[room] = game_chat_last(hc->g, room);   /* earlier ones: GET .../chat */
         hc->hello_done = true;
         hc->due = true;
         pthread_cond_signal(&hc->wake);

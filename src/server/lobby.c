@@ -153,7 +153,8 @@ static lobby_item *wire_items(const item *items, size_t n, size_t *out_n) {
         game *g = items[i].g;
         out[i] = (lobby_item){ game_id(g), game_get_settings(g), game_get_time_control(g),
                                items[i].facts.free_color, items[i].facts.created_ms,
-                               items[i].facts.started_ms };
+                               items[i].facts.started_ms, items[i].facts.names[BLACK],
+                               items[i].facts.names[WHITE] };
     }
     return out;
 }

@@ -102,7 +102,9 @@ static bool open_parts(server_ctx *srv, char *err, size_t errlen) {
     srv->hb = hub_new(srv);
     srv->api_limit = ratelimit_new(c->rate_limit, 5.0 * c->rate_limit);
     srv->create_limit = ratelimit_new(c->create_limit / 60.0, c->create_limit);
-    if (!srv->hb || !srv->api_limit || !srv->create_limit) {
+    srv->chat_speaker = ratelimit_new(c->chat_limit / 60.0, 2.0 * c->chat_limit);
+    srv->chat_address = ratelimit_new(4.0 * c->chat_limit / 60.0, 8.0 * c->chat_limit);
+    if (!srv->hb || !srv->api_limit || !srv->create_limit || !srv->chat_speaker || !srv->chat_address) {
         snprintf(err, errlen, "out of memory");
         return false;
     }
@@ -119,6 +121,8 @@ static void close_parts(server_ctx *srv) {
     hub_free(srv->hb);
     ratelimit_free(srv->api_limit);
     ratelimit_free(srv->create_limit);
+    ratelimit_free(srv->chat_speaker);
+    ratelimit_free(srv->chat_address);
 }
 
 /* SIGINT and SIGTERM are blocked in every thread (they inherit the mask)

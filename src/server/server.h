@@ -30,6 +30,8 @@ typedef struct server_ctx {
     hub *hb;
     ratelimit *api_limit;       /* every /api/ request and WebSocket */
     ratelimit *create_limit;    /* game creation */
+    ratelimit *chat_speaker;    /* chat messages of one seat (key "id/colour") or one spectator address */
+    ratelimit *chat_address;    /* all chat messages of one client address */
     char web_dir[PATH_MAX];     /* realpath of ROOT/web */
     char static_dir[PATH_MAX];  /* realpath of ROOT/static */
     struct mg_context *mg;

@@ -20,7 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define STORE_SCHEMA_VERSION 2
+#define STORE_SCHEMA_VERSION 3
 #define STORE_BUSY_TIMEOUT_MS 5000
 #define STORE_SCHEMA_MAX_BYTES (1 << 20)
 
@@ -40,6 +40,23 @@ static const char *const upgrades[] = {
     "UPDATE games SET started_at_ms = created_at_ms"
     "  WHERE mode <> 'online' OR (black_hash IS NOT NULL AND white_hash IS NOT NULL);"
     "CREATE INDEX games_public ON games (created_at_ms) WHERE public = 1;",
+    /* 2 -> 3: table talk (names, the two chat rooms) and cancelled games. */
+    "ALTER TABLE games ADD COLUMN cancelled_at_ms INTEGER;"
+    "CREATE TABLE seat_names ("
+    "  game_id TEXT NOT NULL REFERENCES games (id),"
+    "  color INTEGER NOT NULL CHECK (color IN (1, 2)),"
+    "  name TEXT NOT NULL CHECK (length(name) BETWEEN 1 AND 32),"
+    "  updated_at_ms INTEGER NOT NULL,"
+    "  PRIMARY KEY (game_id, color)) STRICT, WITHOUT ROWID;"
+    "CREATE TABLE chat ("
+    "  game_id TEXT NOT NULL REFERENCES games (id),"
+    "  room INTEGER NOT NULL CHECK (room IN (1, 2)),"
+    "  n INTEGER NOT NULL CHECK (n >= 1),"
+    "  author INTEGER NOT NULL CHECK (author IN (0, 1, 2) AND (author = 0) = (room = 2)),"
+    "  name TEXT NOT NULL DEFAULT '' CHECK (length(name) <= 32),"
+    "  text TEXT NOT NULL CHECK (length(text) BETWEEN 1 AND 300),"
+    "  at_ms INTEGER NOT NULL,"
+    "  PRIMARY KEY (game_id, room, n)) STRICT, WITHOUT ROWID;",
     NULL
 };
 _Static_assert(sizeof upgrades / sizeof upgrades[0] == STORE_SCHEMA_VERSION,
@@ -268,6 +285,8 @@ static int open_readers(store *st, char *err, size_t errlen) {
         if (code != STORE_OK)
             return code;
         int rc = store_prepare_all(r->db, store_read_sql, RS_COUNT, r->stmt);
+        if (rc == SQLITE_OK)
+            rc = store_prepare_all(r->db, store_chat_read_sql, CR_COUNT, r->chat);
         if (rc != SQLITE_OK)
             return fail_db(err, errlen, r->db, rc, "preparing reads");
         st->free_readers[st->free_count++] = i;
@@ -284,6 +303,8 @@ static int open_writer(store *st, const char *schema_path, char *err, size_t err
     if (code != STORE_OK)
         return code;
     int rc = store_prepare_all(st->wdb, store_write_sql, WS_COUNT, st->wstmt);
+    if (rc == SQLITE_OK)
+        rc = store_prepare_all(st->wdb, store_chat_write_sql, CW_COUNT, st->wchat);
     if (rc != SQLITE_OK)
         return fail_db(err, errlen, st->wdb, rc, "preparing writes");
     return STORE_OK;
@@ -376,10 +397,12 @@ void store_close(store *st) {
     pg_store_close(st->pg);
     for (int i = 0; i < STORE_READERS; i++) {
         store_finalize_all(st->readers[i].stmt, RS_COUNT);
+        store_finalize_all(st->readers[i].chat, CR_COUNT);
         sqlite3_close(st->readers[i].db);
     }
     /* The writer closes last: the last connection checkpoints the WAL. */
     store_finalize_all(st->wstmt, WS_COUNT);
+    store_finalize_all(st->wchat, CW_COUNT);
     sqlite3_close(st->wdb);
     pthread_cond_destroy(&st->reader_free);
     pthread_mutex_destroy(&st->reader_lock);

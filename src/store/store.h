@@ -81,6 +81,8 @@ typedef struct {
                                  insert means untimed, {"type":"none"} */
     int     is_public;        /* 1: listed in the open-games lobby */
     int64_t started_at_ms;    /* when the clock started (both seats taken); 0: not yet */
+    int64_t cancelled_at_ms;  /* when the creator cancelled it (store_chat.h); 0: not.
+                                 Read only: store_insert_game ignores it */
 } store_game;
 
 /* Frees settings_json, options_json and time_control_json and sets them
@@ -160,7 +162,8 @@ void store_watch_actions(store *st, store_action_fn fn, void *ctx);
  *                   "clock_to_resume": with a time limit (any time control
  *                   but {"type":"none"} without days_per_move) and a clock
  *                   started;
- *                   "public_to_list": public (lobby), newest first.
+ *                   "public_to_list": public (lobby) and not cancelled,
+ *                   newest first.
  * store_ping:       STORE_OK if the database answers a read of its games
  *                   table (the health check). */
 int store_load_game(store *st, const char *game_id, store_game *out_row,

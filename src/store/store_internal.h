@@ -4,11 +4,12 @@
  * result codes to STORE_*.
  *
  * store.c opens and closes, store_write.c is the group-commit writer,
- * store_read.c the reads. The public functions check their arguments and
- * then run on SQLite, or hand the call to the PostgreSQL backend
- * (store_pg.h) when the handle was opened on a database server: the write
- * queue and its thread are the same for both, only the committing of a
- * batch differs. */
+ * store_read.c the reads, store_chat.c names, chat and cancellation (its
+ * statements are its own; it writes through store_submit_write). The public
+ * functions check their arguments and then run on SQLite, or hand the call
+ * to the PostgreSQL backend (store_pg.h) when the handle was opened on a
+ * database server: the write queue and its thread are the same for both,
+ * only the committing of a batch differs. */
 #ifndef PG_STORE_INTERNAL_H
 #define PG_STORE_INTERNAL_H
 
@@ -33,14 +34,23 @@ enum read_stmt {
     RS_COUNT
 };
 
+/* store_chat.c's statements: on the writer's connection and on each
+ * reader's, indexed by these. */
+enum chat_write_stmt { CW_PUT_NAME, CW_CLEAR_NAME, CW_APPEND, CW_CANCEL, CW_COUNT };
+enum chat_read_stmt  { CR_NAMES, CR_COUNT_ROOM, CR_READ_ROOM, CR_COUNT };
+
 /* Read connections: enough that the server's handler threads rarely queue
  * for one (reads take microseconds), few enough to keep memory small. */
 #define STORE_READERS 4
 
 typedef struct pg_store pg_store;
 
+/* Binds a store_submit_write statement's parameters after ?1 (SQLite's code). */
+typedef int (*store_bind_fn)(sqlite3_stmt *s, const void *arg);
+
 /* One queued write: it lives on the caller's stack until done is set. */
-enum write_kind { W_INSERT_GAME, W_APPEND, W_CLAIM, W_REMATCH, W_PUT_NOTES, W_CREATE_REMATCH };
+/* W_OTHER: a statement of another file of the module (store_submit_write). */
+enum write_kind { W_INSERT_GAME, W_APPEND, W_CLAIM, W_REMATCH, W_PUT_NOTES, W_CREATE_REMATCH, W_OTHER };
 
 typedef struct write_req write_req;
 struct write_req {
@@ -52,6 +62,7 @@ struct write_req {
         struct { int color; const uint8_t *hash; int64_t at_ms; } claim;
         const char         *rematch_id;
         struct { int color; const char *json; } notes;
+        struct { enum chat_write_stmt which; store_bind_fn bind; const void *arg; bool update; } other;
     } u;
     int             result;
     bool            done;
@@ -62,6 +73,7 @@ struct write_req {
 typedef struct {
     sqlite3      *db;
     sqlite3_stmt *stmt[RS_COUNT];
+    sqlite3_stmt *chat[CR_COUNT];
 } store_reader;
 
 struct store {
@@ -73,6 +85,7 @@ struct store {
     /* Writer: the connection belongs to the writer thread once it runs. */
     sqlite3        *wdb;
     sqlite3_stmt   *wstmt[WS_COUNT];
+    sqlite3_stmt   *wchat[CW_COUNT];
     pthread_t       writer;
     bool            writer_running;
     pthread_mutex_t queue_lock;
@@ -103,7 +116,21 @@ extern const char *const store_write_sql[WS_COUNT];
 int  store_writer_start(store *st);
 void store_writer_stop(store *st);
 
-/* store_read.c: statements. */
+/* A write of another file of the module, through the group-commit writer:
+ * statement `which` of wchat, with ?1 bound to game_id and the rest by
+ * bind(s, arg) (SQLite's code). `update`: a statement that changed no row
+ * means an unknown game (STORE_NOT_FOUND) or a refused change
+ * (STORE_CONFLICT). Blocks until committed, like every write. */
+int store_submit_write(store *st, enum chat_write_stmt which, const char *game_id,
+                       store_bind_fn bind, const void *arg, bool update);
+
+/* store_read.c: statements, and lending a reader connection. */
 extern const char *const store_read_sql[RS_COUNT];
+store_reader *store_reader_acquire(store *st);
+void store_reader_release(store *st, store_reader *r);
+
+/* store_chat.c: statements. */
+extern const char *const store_chat_write_sql[CW_COUNT];
+extern const char *const store_chat_read_sql[CR_COUNT];
 
 #endif

@@ -136,6 +136,8 @@ static enum pg_write_stmt bind_request(const write_req *r, params *p) {
         add_text(p, r->u.notes.json);
         add_int(p, now_wall_ms());
         return PW_PUT_NOTES;
+    case W_OTHER:
+        break;                       /* never queued on PostgreSQL: store_submit_write refuses */
     }
     return PW_GAME_EXISTS;
 }

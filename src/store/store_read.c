@@ -19,7 +19,7 @@ const char *const store_read_sql[RS_COUNT] = {
     [RS_GAME] =
         "SELECT id, created_at_ms, mode, settings_json, options_json, black_hash, white_hash,"
         " invite_hash, invite_color, rematch_id, time_control_json, public,"
-        " coalesce(started_at_ms, 0) FROM games WHERE id = ?1",
+        " coalesce(started_at_ms, 0), coalesce(cancelled_at_ms, 0) FROM games WHERE id = ?1",
     [RS_ACTIONS] =
         "SELECT seq, kind, color, vertex, at_ms FROM actions WHERE game_id = ?1 ORDER BY seq",
     [RS_NOTES] =
@@ -37,13 +37,13 @@ const char *const store_read_sql[RS_COUNT] = {
         " AND coalesce((SELECT a.kind FROM actions a WHERE a.game_id = g.id ORDER BY a.seq DESC LIMIT 1), '')"
         " NOT IN ('resign', 'timeout', 'forfeit') ORDER BY g.created_at_ms, g.id",
     [RS_LIST_PUBLIC] =
-        "SELECT g.id FROM games g WHERE g.public = 1 AND coalesce("
+        "SELECT g.id FROM games g WHERE g.public = 1 AND g.cancelled_at_ms IS NULL AND coalesce("
         " (SELECT a.kind FROM actions a WHERE a.game_id = g.id ORDER BY a.seq DESC LIMIT 1), '')"
         " NOT IN ('resign', 'timeout', 'forfeit') ORDER BY g.created_at_ms DESC, g.id",
     [RS_PING] = "SELECT count(*) FROM (SELECT 1 FROM games LIMIT 1)",
 };
 
-static store_reader *reader_acquire(store *st) {
+store_reader *store_reader_acquire(store *st) {
     pthread_mutex_lock(&st->reader_lock);
     while (st->free_count == 0)
         pthread_cond_wait(&st->reader_free, &st->reader_lock);
@@ -52,7 +52,7 @@ static store_reader *reader_acquire(store *st) {
     return r;
 }
 
-static void reader_release(store *st, store_reader *r) {
+void store_reader_release(store *st, store_reader *r) {
     pthread_mutex_lock(&st->reader_lock);
     st->free_readers[st->free_count++] = (int)(r - st->readers);
     pthread_cond_signal(&st->reader_free);
@@ -115,6 +115,7 @@ static int read_game_row(store_reader *r, const char *game_id, store_game *out) 
         out->time_control_json = dup_text(s, 10);
         out->is_public = sqlite3_column_int(s, 11);
         out->started_at_ms = sqlite3_column_int64(s, 12);
+        out->cancelled_at_ms = sqlite3_column_int64(s, 13);
         if (!out->settings_json || !out->options_json || !out->time_control_json) {
             store_game_free_fields(out);
             code = STORE_ERROR;
@@ -167,7 +168,7 @@ int store_load_game(store *st, const char *game_id, store_game *out_row,
     memset(out_row, 0, sizeof *out_row);
     if (st->pg)
         return pg_store_load_game(st->pg, game_id, out_row, out_actions, out_count);
-    store_reader *r = reader_acquire(st);
+    store_reader *r = store_reader_acquire(st);
     int rc = run_simple(r->stmt[RS_BEGIN]);
     int code = rc == SQLITE_OK ? read_game_row(r, game_id, out_row) : store_code_of(rc);
     if (code == STORE_OK && out_actions) {
@@ -177,7 +178,7 @@ int store_load_game(store *st, const char *game_id, store_game *out_row,
     }
     if (rc == SQLITE_OK)
         run_simple(r->stmt[RS_COMMIT]);
-    reader_release(st, r);
+    store_reader_release(st, r);
     return code;
 }
 
@@ -188,11 +189,11 @@ int store_ping(store *st) {
         return STORE_ERROR;
     if (st->pg)
         return pg_store_ping(st->pg);
-    store_reader *r = reader_acquire(st);
+    store_reader *r = store_reader_acquire(st);
     sqlite3_stmt *s = r->stmt[RS_PING];
     int rc = sqlite3_step(s);
     stmt_done(s);
-    reader_release(st, r);
+    store_reader_release(st, r);
     return rc == SQLITE_ROW ? STORE_OK : store_code_of(rc);
 }
 
@@ -203,7 +204,7 @@ int store_get_notes(store *st, const char *game_id, int color, char **out_ghosts
         return STORE_ERROR;
     if (st->pg)
         return pg_store_get_notes(st->pg, game_id, color, out_ghosts_json);
-    store_reader *r = reader_acquire(st);
+    store_reader *r = store_reader_acquire(st);
     sqlite3_stmt *s = r->stmt[RS_NOTES];
     sqlite3_bind_text(s, 1, game_id, -1, SQLITE_STATIC);
     sqlite3_bind_int(s, 2, color);
@@ -215,7 +216,7 @@ int store_get_notes(store *st, const char *game_id, int color, char **out_ghosts
             code = STORE_ERROR;
     }
     stmt_done(s);
-    reader_release(st, r);
+    store_reader_release(st, r);
     return code;
 }
 
@@ -223,7 +224,7 @@ int store_get_notes(store *st, const char *game_id, int color, char **out_ghosts
 typedef struct { char (*ids)[24]; int count; } id_list;
 
 static int collect_ids(store *st, enum read_stmt which, id_list *out) {
-    store_reader *r = reader_acquire(st);
+    store_reader *r = store_reader_acquire(st);
     sqlite3_stmt *s = r->stmt[which];
     int cap = 0, rc;
     while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
@@ -239,7 +240,7 @@ static int collect_ids(store *st, enum read_stmt which, id_list *out) {
         copy_text(out->ids[out->count++], sizeof *out->ids, s, 0);
     }
     stmt_done(s);
-    reader_release(st, r);
+    store_reader_release(st, r);
     return rc == SQLITE_DONE ? STORE_OK : store_code_of(rc);
 }
 

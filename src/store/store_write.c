@@ -121,6 +121,9 @@ static int bind_request(sqlite3_stmt *s, const write_req *r) {
         rc |= sqlite3_bind_text(s, 3, r->u.notes.json, -1, SQLITE_STATIC);
         rc |= sqlite3_bind_int64(s, 4, now_wall_ms());
         break;
+    case W_OTHER:
+        rc |= r->u.other.bind(s, r->u.other.arg);
+        break;
     }
     return rc;
 }
@@ -151,14 +154,17 @@ static int why_unchanged(store *st, const char *game_id, int *sqlite_rc) {
     return store_code_of(rc);
 }
 
-static enum write_stmt stmt_of(enum write_kind kind) {
-    switch (kind) {
-    case W_INSERT_GAME: return WS_INSERT_GAME;
-    case W_APPEND:      return WS_APPEND;
-    case W_CLAIM:       return WS_CLAIM;
-    case W_REMATCH:     return WS_REMATCH;
-    default:            return WS_PUT_NOTES;
+static sqlite3_stmt *stmt_of(store *st, const write_req *r) {
+    switch (r->kind) {
+    case W_INSERT_GAME: return st->wstmt[WS_INSERT_GAME];
+    case W_APPEND:      return st->wstmt[WS_APPEND];
+    case W_CLAIM:       return st->wstmt[WS_CLAIM];
+    case W_REMATCH:     return st->wstmt[WS_REMATCH];
+    case W_PUT_NOTES:   return st->wstmt[WS_PUT_NOTES];
+    case W_CREATE_REMATCH: break;       /* two statements: apply_create_rematch */
+    case W_OTHER:       return st->wchat[r->u.other.which];
     }
+    return NULL;
 }
 
 static int apply_request(store *st, const write_req *r, int *sqlite_rc);
@@ -188,7 +194,7 @@ static int apply_create_rematch(store *st, const write_req *r, int *sqlite_rc) {
 static int apply_request(store *st, const write_req *r, int *sqlite_rc) {
     if (r->kind == W_CREATE_REMATCH)
         return apply_create_rematch(st, r, sqlite_rc);
-    sqlite3_stmt *s = st->wstmt[stmt_of(r->kind)];
+    sqlite3_stmt *s = stmt_of(st, r);
     *sqlite_rc = SQLITE_OK;
     if (bind_request(s, r) != SQLITE_OK) {
         sqlite3_clear_bindings(s);
@@ -196,7 +202,8 @@ static int apply_request(store *st, const write_req *r, int *sqlite_rc) {
     }
     int rc = run_stmt(s);
     if (rc == SQLITE_DONE) {
-        bool updates = r->kind == W_CLAIM || r->kind == W_REMATCH;
+        bool updates = r->kind == W_CLAIM || r->kind == W_REMATCH ||
+                       (r->kind == W_OTHER && r->u.other.update);
         if (updates && sqlite3_changes(st->wdb) == 0)
             return why_unchanged(st, r->game_id, sqlite_rc);
         return STORE_OK;
@@ -397,5 +404,16 @@ int store_put_notes(store *st, const char *game_id, int color, const char *ghost
         return STORE_ERROR;
     write_req r = { .kind = W_PUT_NOTES, .game_id = game_id,
                     .u.notes = { .color = color, .json = ghosts_json } };
+    return submit(st, &r);
+}
+
+int store_submit_write(store *st, enum chat_write_stmt which, const char *game_id,
+                       store_bind_fn bind, const void *arg, bool update) {
+    if (!st || !game_id_ok(game_id) || (unsigned)which >= CW_COUNT || !bind)
+        return STORE_ERROR;
+    if (st->pg)                      /* its statements are SQLite's */
+        return STORE_UNAVAILABLE;
+    write_req r = { .kind = W_OTHER, .game_id = game_id,
+                    .u.other = { .which = which, .bind = bind, .arg = arg, .update = update } };
     return submit(st, &r);
 }

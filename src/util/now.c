@@ -5,34 +5,20 @@
 
 #include <time.h>
 
-static int64_t to_ms(const struct timespec *ts) {
-    return (int64_t)ts->tv_sec * 1000 + ts->tv_nsec / 1000000;
-}
-
-static double to_s(const struct timespec *ts) {
-    return (double)ts->tv_sec + (double)ts->tv_nsec * 1e-9;
-}
-
-int64_t now_monotonic_ms(void) {
+static struct timespec read_clock(clockid_t id) {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return to_ms(&ts);
+    clock_gettime(id, &ts);
+    return ts;
 }
 
-double now_monotonic_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return to_s(&ts);
-}
+static int64_t to_ms(struct timespec ts) { return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000; }
 
-int64_t now_wall_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return to_ms(&ts);
-}
+static double to_s(struct timespec ts) { return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9; }
 
-double now_thread_cpu_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return to_s(&ts);
-}
+int64_t now_monotonic_ms(void) { return to_ms(read_clock(CLOCK_MONOTONIC)); }
+
+double now_monotonic_s(void) { return to_s(read_clock(CLOCK_MONOTONIC)); }
+
+int64_t now_wall_ms(void) { return to_ms(read_clock(CLOCK_REALTIME)); }
+
+double now_thread_cpu_s(void) { return to_s(read_clock(CLOCK_THREAD_CPUTIME_ID)); }

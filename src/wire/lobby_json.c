@@ -9,6 +9,15 @@ static bool add_ms_or_null(cJSON *o, const char *name, int64_t ms) {
     return ms ? cJSON_AddNumberToObject(o, name, (double)ms) != NULL : cJSON_AddNullToObject(o, name) != NULL;
 }
 
+/* "names":{"black":..,"white":..}, null for a seat without one. */
+static bool add_names(cJSON *o, const lobby_item *it) {
+    cJSON *names = cJSON_AddObjectToObject(o, "names");
+    const char *b = it->black_name, *w = it->white_name;
+    return names &&
+           (b && *b ? cJSON_AddStringToObject(names, "black", b) : cJSON_AddNullToObject(names, "black")) &&
+           (w && *w ? cJSON_AddStringToObject(names, "white", w) : cJSON_AddNullToObject(names, "white"));
+}
+
 static cJSON *entry_json(const lobby_item *it) {
     cJSON *o = cJSON_CreateObject();
     cJSON *settings = settings_to_json(it->settings);
@@ -22,7 +31,8 @@ static cJSON *entry_json(const lobby_item *it) {
         ok = (free_color ? cJSON_AddStringToObject(o, "free", free_color) != NULL
                          : cJSON_AddNullToObject(o, "free") != NULL) &&
              cJSON_AddNumberToObject(o, "created_ms", (double)it->created_ms) &&
-             add_ms_or_null(o, "started_ms", it->started_ms);
+             add_ms_or_null(o, "started_ms", it->started_ms) &&
+             add_names(o, it);
     }
     cJSON_Delete(settings);
     cJSON_Delete(tc);

@@ -182,7 +182,7 @@ static void sb_move_facts(strbuf *b, strbuf *comment, const observation *ob, int
         }
         strbuf_puts(comment, ".");
     }
-    if (ob->atari) {
+    if (ob->atari || ob->atari_unannounced) {
         strbuf_puts(b, "PGATARI[]");
         strbuf_puts(comment, " Atari.");
     }

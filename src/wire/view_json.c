@@ -106,6 +106,9 @@ static bool add_seats(cJSON *o, const view_table *t) {
             !cJSON_AddBoolToObject(seat, "computer", t->seat_computer[c]) ||
             !cJSON_AddBoolToObject(seat, "connected", t->seat_connected[c]))
             return false;
+        const char *name = t->seat_name[c];
+        if (!(name && *name ? cJSON_AddStringToObject(seat, "name", name) : cJSON_AddNullToObject(seat, "name")))
+            return false;
     }
     return true;
 }
@@ -228,6 +231,7 @@ static bool add_view_fields(cJSON *o, const view *vw, const view_table *t, point
     bool own = last_own >= 0 && vw->stone[last_own] == vw->viewer;
     return cJSON_AddStringToObject(o, "viewer", view_json_viewer_name(vw->viewer)) &&
            add_seats(o, t) &&
+           cJSON_AddNumberToObject(o, "spectators", t->spectators) &&
            cJSON_AddNumberToObject(o, "seq", vw->seq) &&
            cJSON_AddNumberToObject(o, "turn", vw->turn) &&
            add_color_or_null(o, "to_move", vw->to_move) &&
@@ -256,7 +260,8 @@ cJSON *view_json_object(const referee *r, viewer v, const view_table *t) {
     if (!add_view_fields(o, vw, t, last_own)) goto done;
     cJSON_AddItemToObject(o, "events", events);
     events = NULL;
-    ok = cJSON_AddBoolToObject(o, "over", vw->over) && add_result(o, vw) && add_rematch(o, t);
+    ok = cJSON_AddBoolToObject(o, "over", vw->over) && add_result(o, vw) && add_rematch(o, t) &&
+         cJSON_AddBoolToObject(o, "cancelled", t->cancelled);
 done:
     cJSON_Delete(events);
     free(vw);

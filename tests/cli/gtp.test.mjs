@@ -235,17 +235,19 @@ test('an engine that crashes, hangs, babbles or cheats loses the game and is rep
     return `sh ${file}`;
   };
   try {
+    // [engine, what the report says, --timeout]: only the hanging engine
+    // needs a short one (a sanitized build may take a second to start).
     const cases = [
-      [`sed -u 12q | ${bin} gtp --player random`, /crashed or exited/],
-      [script('hang.sh', 'read -r line; sleep 30\n'), /timed out: no answer within 1000 ms/],
-      [script('babble.sh', 'while read -r l; do echo hello; echo; done\n'), /answered garbage: not a GTP response: 'hello'/],
-      [script('refuses.sh', 'while read -r l; do printf "? no\\n\\n"; done\n'), /'boardsize 5' answered with an error: no/],
-      [script('a1.sh', 'while read -r l; do printf "= A1\\n\\n"; done\n'), /attempted A1, which the referee refuses \((its own stone|already tried this turn)\)/],
-      [script('offboard.sh', 'while read -r l; do printf "= Z99\\n\\n"; done\n'), /'genmove black' answered 'z99', not a vertex/],
+      [`sed -u 12q | ${bin} gtp --player random`, /crashed or exited/, '30'],
+      [script('hang.sh', 'read -r line; sleep 30\n'), /timed out: no answer within 1000 ms/, '1'],
+      [script('babble.sh', 'while read -r l; do echo hello; echo; done\n'), /answered garbage: not a GTP response: 'hello'/, '30'],
+      [script('refuses.sh', 'while read -r l; do printf "? no\\n\\n"; done\n'), /'boardsize 5' answered with an error: no/, '30'],
+      [script('a1.sh', 'while read -r l; do printf "= A1\\n\\n"; done\n'), /attempted A1, which the referee refuses \((its own stone|already tried this turn)\)/, '30'],
+      [script('offboard.sh', 'while read -r l; do printf "= Z99\\n\\n"; done\n'), /'genmove black' answered 'z99', not a vertex/, '30'],
     ];
-    for (const [command, why] of cases) {
+    for (const [command, why, timeout] of cases) {
       const { code, stdout, stderr } = await arena(['--a', `gtp:${command}`, '--b', 'random', '--games', '2',
-        '--threads', '1', '--size', '5', '--timeout', '1']);
+        '--threads', '1', '--size', '5', '--timeout', timeout]);
       assert.equal(code, 0, command);
       const r = result(stdout);
       assert.equal(r.wins, '0.0', `${command} won a game:\n${stdout}`);

@@ -17,6 +17,7 @@ test('the form sets a byo-yomi clock that ticks, warns, and shows who is disconn
   const black = await openPage(env.browser);
   await black.goto(env.server.url + '/');
   await waitForGame(black);
+  await black.click('#custom summary');
   await black.check('input[name="mode"][value="online"]');
   await black.check('input[name="color"][value="black"]');
   await black.selectOption('#tc-type', 'byoyomi');

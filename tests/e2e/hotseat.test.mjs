@@ -26,6 +26,7 @@ test('hot-seat: the curtain hides both boards between turns', async () => {
   const page = await openPage(env.browser);
   await page.goto(env.server.url + '/');
   await waitForGame(page);
+  await page.click('#custom summary');
   await page.check('input[name="mode"][value="hotseat"]');
   assert.equal(await page.isHidden('#color-field'), true, 'no colour choice for hot-seat');
   await page.click('#create-button');

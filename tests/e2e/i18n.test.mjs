@@ -126,7 +126,7 @@ test('the browser language is followed and the switcher is remembered', async ()
   assert.equal(await page.textContent('h1'), dictionaries.en.home.heading);
   await page.selectOption('#lang', 'ru');
   await page.waitForFunction(() => document.documentElement.lang === 'ru');
-  assert.equal(await page.textContent('#new-game-title'), dictionaries.ru.home.newGame);
+  assert.equal(await page.textContent('#new-game-title'), dictionaries.ru.home.customTable);
   assert.equal(await page.textContent('#create-button'), 'Создать партию');
   await page.reload();
   await waitForGame(page);

@@ -12,6 +12,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
+import { call } from '../lib/http.mjs';
 import * as serverProcess from '../lib/server.mjs';
 
 export const repoRoot = serverProcess.ROOT;
@@ -87,14 +88,8 @@ export async function screenshot(page, name) {
 
 // Calls the API from the test itself (to set up games the page then shows).
 export async function api(baseUrl, method, apiPath, { body, token } = {}) {
-  const headers = {};
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
-  if (token) headers.Authorization = `Bearer ${token}`;
-  const response = await fetch(baseUrl + apiPath, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await response.text();
-  let json = null;
-  try { json = JSON.parse(text); } catch { json = null; }
-  return { status: response.status, json, text };
+  const { status, json, text } = await call(baseUrl, method, apiPath, { body, token });
+  return { status, json: json ?? null, text };
 }
 
 // Plays one action through the API with the right seq; returns the answer.

@@ -37,3 +37,27 @@ test('a dropped connection is shown, and no move is lost or doubled', async () =
   assert.deepEqual(page.errors.filter((error) => !/ERR_CONNECTION_REFUSED|WebSocket connection/.test(error)), [],
     'only the refused connections of the outage are logged');
 });
+
+test('going offline is shown within seconds; a click made offline waits, drawn, and is sent once', async () => {
+  const game = await onlineGame(env.server.url, { settings: { size: 9 } });
+  const context = await env.browser.newContext({ locale: 'en-US' });
+  const page = await openPage(env.browser, { context });
+  await page.goto(`${env.server.url}/g/${game.id}#seat=${game.black}`);
+  await waitForGame(page);
+  await page.waitForFunction(() => document.getElementById('connection').dataset.status === 'live');
+  await context.setOffline(true);
+  await page.waitForSelector('#connection[data-status="offline"]:not([hidden])', { timeout: 5000 });
+  assert.match(await page.textContent('#connection'), /You are offline/);
+  await clickVertex(page, 'E5');
+  await page.waitForSelector('#board .preview[data-vertex="E5"]');
+  await screenshot(page, 'offline-pending-stone');
+  await page.waitForTimeout(1500);
+  await context.setOffline(false);
+  await waitForSeq(page, 1);
+  assert.deepEqual(await stonesShown(page), ['black:E5']);
+  assert.equal(await page.locator('#board .preview').count(), 0);
+  const view = await api(env.server.url, 'GET', `/api/v1/games/${game.id}`, { token: game.black });
+  assert.equal(view.json.seq, 1, 'sent exactly once');
+  await page.waitForSelector('#connection', { state: 'hidden', timeout: 15000 });
+  await context.close();
+});

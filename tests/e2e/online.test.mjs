@@ -34,6 +34,7 @@ test('two browsers play a whole online game through the invite link', async () =
   await black.goto(env.server.url + '/');
   await waitForGame(black);
   await screenshot(black, 'home');
+  await black.click('#custom summary');
   await black.check('input[name="mode"][value="online"]');
   await black.check('input[name="color"][value="black"]');
   await black.click('#create-button');
@@ -155,8 +156,13 @@ test('two browsers play a whole online game through the invite link', async () =
   await black.waitForURL((url) => url.pathname.startsWith('/g/') && !url.pathname.endsWith(oldId));
   await waitForGame(black);
   assert.match(await black.textContent('#role-title'), /You play White/);
-  await white.waitForSelector('#rematch:has-text("accept")', { timeout: 10000 });
-  await white.click('#rematch');
+  assert.match(await black.textContent('#waiting'), /Rematch offered: waiting for your opponent to accept/);
+  assert.doesNotMatch(await black.textContent('#waiting'), /invite link/);
+  // The offer comes over the live connection, well before the 4 s poll.
+  await white.waitForSelector('#rematch-offer:not([hidden])', { timeout: 3000 });
+  assert.match(await white.textContent('#rematch-offer'), /Your opponent offers a rematch/);
+  await screenshot(white, 'rematch-offer');
+  await white.click('#rematch-accept');
   await white.waitForURL(black.url());
   await waitForGame(white);
   assert.match(await white.textContent('#role-title'), /You play Black/);

@@ -20,6 +20,13 @@
 // the game ends (a). And nothing sent to them before the end may name a point
 // they do not know: their own attempts, handicap points, announced captures (b).
 // After the end the full board (private stones included) must be revealed.
+//
+// Table talk rides along: both players chat the same words in both twins,
+// and in twin A only a spectator keeps guessing the hider's hidden points
+// in the spectators' room (online games; hot-seat games have none). The viewer's answers and frames (its chat
+// frames included) must still be identical between the twins: a
+// spectator's message reaches no player before the end, not even as a sign
+// that something was written.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
@@ -30,7 +37,7 @@ const vtx = (x, y) => LETTERS[x] + (y + 1);
 const VERTEX = /^[A-HJ-Z](?:[1-9]|1\d|2[0-5])$/;
 
 let srv;
-before(async () => { srv = await startServer({ args: ['--rate-limit', '0', '--create-limit', '0'] }); });
+before(async () => { srv = await startServer({ args: ['--rate-limit', '0', '--create-limit', '0', '--chat-limit', '0'] }); });
 after(async () => { await srv?.stop(); });
 
 // Rows (0-based) of the hider's private zone, the buffer and the shared zone.
@@ -75,8 +82,9 @@ function capturedIn(value, out = new Set()) {
 }
 
 // Public facts that depend on when the test's requests land, not on the
-// board: the clock's times and whether a seat's socket is connected yet.
-const TIMING = /"(now_ms|turn_started_ms|claim_at_ms|main_ms|period_ms)":\d+|"connected":(?:true|false)/g;
+// board: the clock's times, a chat message's time, whether a seat's socket
+// is connected yet and how many spectators' sockets are.
+const TIMING = /"(now_ms|turn_started_ms|claim_at_ms|main_ms|period_ms|at_ms|spectators)":\d+|"connected":(?:true|false)/g;
 
 class Twin {
   constructor(game, mask) { Object.assign(this, game); this.mask = mask; }
@@ -112,7 +120,8 @@ async function playTwins({ settings, viewer, mode = 'hotseat', seed, turns = 60,
     watchers[name] = { viewer: await watch(srv.port, g.id, g.tokens[viewer], 0), spectator: await watch(srv.port, g.id, null, 0) };
   }
   const knownTo = { viewer: new Set(handicap), spectator: new Set(handicap) };
-  const stats = { actions: 0, compared: 0, frames: 0, private: 0 };
+  const stats = { actions: 0, compared: 0, frames: 0, private: 0, chat: 0 };
+  const chatFrames = { A: { viewer: [], spectator: [] }, B: { viewer: [], spectator: [] } };
   const same = (what, a, b) => {
     stats.compared++;
     assert.equal(A.norm(a), B.norm(b), `${what} differs between twins that differ only in hidden stones`);
@@ -126,15 +135,16 @@ async function playTwins({ settings, viewer, mode = 'hotseat', seed, turns = 60,
     }
   };
   const sameFrame = async (role, seq) => {
-    const take = async (ws) => {
+    const take = async (ws, twin) => {
       for (;;) {
         const m = await ws.next(5000);
         assert.ok(m, `no WebSocket frame for seq ${seq} (${role})`);
+        if (m.json?.type === 'chat') chatFrames[twin][role].push(m.text);
         if (m.json?.view?.seq >= seq) return m.text;
         stats.frames++;
       }
     };
-    const a = await take(watchers.A[role]), b = await take(watchers.B[role]);
+    const a = await take(watchers.A[role], 'A'), b = await take(watchers.B[role], 'B');
     stats.frames += 2;
     same(`${role} WebSocket frame at seq ${seq}`, a, b);
     noHiddenPoint(role, a);
@@ -147,6 +157,31 @@ async function playTwins({ settings, viewer, mode = 'hotseat', seed, turns = 60,
   // showed them (stale only by captures, so never too small to avoid).
   const tried = new Set(), ownOf = { black: new Set(), white: new Set() };
   const act = async (g, color, body) => request(srv.url, 'POST', `/api/v1/games/${g.id}/actions`, { token: g.tokens[color], body });
+
+  // Both players say the same in both twins; in twin A a spectator names
+  // a hidden point of the hider. The viewer's reading of its room must be
+  // the same in both twins.
+  const talk = async (n) => {
+    for (const color of [viewer, hider]) {
+      const text = `${color} says hello ${n}`;
+      const [ra, rb] = [await say(A, color, text), await say(B, color, text)];
+      assert.equal(ra.status, 201, ra.text);
+      same(`${color}'s chat answer`, ra.text, rb.text);
+    }
+    stats.chat += 2;
+    if (mode === 'online') {            // hot-seat games have no spectators' room
+      const guess = privA[Math.min(stats.private, privA.length - 1)];
+      const spectatorSaid = await request(srv.url, 'POST', `/api/v1/games/${A.id}/chat`, { body: { text: `hider has ${guess}`, name: 'Kibitzer' } });
+      assert.equal(spectatorSaid.status, 201, spectatorSaid.text);
+      stats.chat++;
+    }
+    const [ca, cb] = [await readChat(A, A.tokens[viewer]), await readChat(B, B.tokens[viewer])];
+    same('viewer\'s chat rooms', ca.text, cb.text);
+    noHiddenPoint('viewer', ca.text);
+    assert.ok(!('spectators' in ca.json), 'a player reads no spectators\' room before the end');
+  };
+  const say = (g, color, text) => request(srv.url, 'POST', `/api/v1/games/${g.id}/chat`, { token: g.tokens[color], body: { text } });
+  const readChat = (g, token) => request(srv.url, 'GET', `/api/v1/games/${g.id}/chat`, { token });
 
   while (!over) {
     const actor = toMove;
@@ -195,6 +230,7 @@ async function playTwins({ settings, viewer, mode = 'hotseat', seed, turns = 60,
     else { tried.clear(); turnCount++; }
     toMove = ra.json.view.to_move;
     if (over) break;
+    if (seq % 4 === 0) await talk(seq);
     // What the viewer and a spectator can read now: views, polled events, frames.
     for (const who of ['viewer', 'spectator']) {
       const tokA = who === 'viewer' ? A.tokens[viewer] : undefined;
@@ -214,6 +250,13 @@ async function playTwins({ settings, viewer, mode = 'hotseat', seed, turns = 60,
     if (r.next() < 0.1) {
       same('SGF before the end', (await api.sgf(srv.url, A.id)).text, (await api.sgf(srv.url, B.id)).text);
     }
+  }
+  // The viewer's chat frames were the same in both twins, and nothing of
+  // the players' room reached the spectator before the end.
+  assert.deepEqual(chatFrames.A.viewer.map((f) => A.norm(f)), chatFrames.B.viewer.map((f) => B.norm(f)),
+    'the viewer\'s chat frames differ between twins that differ only in a spectator\'s messages');
+  for (const twin of ['A', 'B']) {
+    for (const f of chatFrames[twin].spectator) assert.doesNotMatch(f, /"room":"players"/, 'a spectator read the players before the end');
   }
   // After the end everything is revealed: the hidden private stones included.
   const final = await api.view(srv.url, A.id, A.tokens[viewer]);
@@ -240,7 +283,7 @@ const cases = [
 for (const c of cases) {
   test(`twin games give identical answers: ${c.name}`, async (t) => {
     const s = await playTwins(c);
-    t.diagnostic(`${s.actions} actions, ${s.private} hidden stones, ${s.compared} byte-compared answers, ${s.frames} frames`);
+    t.diagnostic(`${s.actions} actions, ${s.private} hidden stones, ${s.compared} byte-compared answers, ${s.frames} frames, ${s.chat} chat messages`);
   });
 }
 

@@ -17,6 +17,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { after } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { testDatabase as postgresDatabase } from '../pg/postgres.mjs';
 
@@ -24,6 +25,18 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 export const BIN = path.resolve(ROOT, process.env.PHANTOMGO_BIN ?? 'build/phantomgo');
 
 const SANITIZER_REPORT = /AddressSanitizer|LeakSanitizer|UndefinedBehaviorSanitizer|ThreadSanitizer|runtime error:/;
+
+// Servers still running when a test file ends (a test that failed before
+// its stop()) are killed, so the file's process can exit instead of
+// waiting for their pipes forever and hanging the whole run. This hook is
+// registered before the file's own after() hooks and runs before them, so
+// it only arms a timer: a server that those hooks stop in time leaves the
+// set; one left behind 30 s later is killed. The timer is unref'd: a file
+// whose servers are all stopped exits at once.
+const running = new Set();
+after(() => {
+  setTimeout(() => { for (const proc of running) proc.kill('SIGKILL'); }, 30000).unref();
+});
 
 export function tempDir(prefix = 'pg-test-') {
   return mkdtempSync(path.join(tmpdir(), prefix));
@@ -68,7 +81,8 @@ export async function startServer({ dir, db, port = 0, args = [], env = {}, spaw
   let err = '';
   proc.stdout.on('data', (d) => { out += d; });
   proc.stderr.on('data', (d) => { out += d; err += d; });
-  const exited = new Promise((resolve) => proc.on('exit', (code, signal) => resolve({ code, signal })));
+  running.add(proc);
+  const exited = new Promise((resolve) => proc.on('exit', (code, signal) => { running.delete(proc); resolve({ code, signal }); }));
   const url = await new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start in ${timeoutMs} ms:\n${out}`)), timeoutMs);
     proc.stdout.on('data', () => {

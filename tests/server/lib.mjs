@@ -1,12 +1,14 @@
 // Helpers of the server suite: start the real binary (`phantomgo serve
-// --port 0`) on a temporary database, call its HTTP API with fetch, open
+// --port 0`) on a temporary database, call its HTTP API (tests/lib/http.mjs), open
 // WebSockets with the `ws` package, and check that what one viewer receives
 // holds nothing that viewer may not know.
 import assert from 'node:assert/strict';
 import WebSocket from 'ws';
+import { call } from '../lib/http.mjs';
 import * as serverProcess from '../lib/server.mjs';
 
 export { BIN, ROOT } from '../lib/server.mjs';
+export { call };
 
 export function tempDir() {
   return serverProcess.tempDir('pg-server-');
@@ -18,20 +20,6 @@ export function tempDir() {
 // directory is made and removed by stop().
 export function startServer({ args = [], ...options } = {}) {
   return serverProcess.startServer({ ...options, args: ['--rate-limit', '0', '--create-limit', '0', ...args] });
-}
-
-// One API call; resolves {status, headers, text, json}.
-export async function call(base, method, urlPath, { body, token, headers = {}, raw } = {}) {
-  const h = { ...headers };
-  if (token) h.Authorization = `Bearer ${token}`;
-  const init = { method, headers: h };
-  if (raw !== undefined) init.body = raw;
-  else if (body !== undefined) { init.body = JSON.stringify(body); h['Content-Type'] = 'application/json'; }
-  const res = await fetch(new URL(urlPath, base), init);
-  const text = await res.text();
-  let json;
-  try { json = JSON.parse(text); } catch { json = undefined; }
-  return { status: res.status, headers: res.headers, text, json };
 }
 
 export function expectError(res, status, code) {

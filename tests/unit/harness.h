@@ -39,7 +39,7 @@ int harness_current_failed(void);
         const char *sa_ = (a), *sb_ = (b);                                \
         if (!sa_ || !sb_ || strcmp(sa_, sb_) != 0) {                      \
             char msg_[1024];                                              \
-            snprintf(msg_, sizeof msg_, "%s == %s (\"%s\" != \"%s\")", #a, #b, \
+            snprintf(msg_, sizeof msg_, "%s == %s (\"%.400s\" != \"%.400s\")", #a, #b, \
                      sa_ ? sa_ : "(null)", sb_ ? sb_ : "(null)");         \
             harness_fail(__FILE__, __LINE__, msg_);                       \
         }                                                                 \

@@ -95,6 +95,14 @@ TEST(view_olympiad_captures_public_no_atari) {
     CHECK_EQ_INT(v.stone[vtx(5, "A1")], EMPTY);
     CHECK_EQ_INT(v.captured_by[BLACK], 1);
     CHECK_EQ_INT(v.on_board[WHITE], 1);
+    /* The revealed log after the end stays true to what was said: no atari. */
+    CHECK_EQ_INT(ref_act(r, ACT_RESIGN, WHITE), REFUSE_NONE);
+    for (int who = VIEWER_BLACK; who <= VIEWER_SPECTATOR; who++) {
+        observation o = obs(r, (viewer)who, 3);
+        CHECK(o.full_truth);
+        CHECK(!o.atari);
+        CHECK(o.atari_unannounced);                           /* the record still knows */
+    }
     referee_free(r);
 }
 

@@ -6,11 +6,13 @@
 // the server recognises as a retry, so an action is never lost or doubled.
 
 export class ApiError extends Error {
-  constructor(status, code, message, retryAfter = null) {
+  // reason: the why of a refused text (400 bad_text), e.g. 'bidi'.
+  constructor(status, code, message, retryAfter = null, reason = null) {
     super(message);
     this.status = status;
     this.code = code;
     this.retryAfter = retryAfter;
+    this.reason = reason;
   }
 }
 
@@ -40,17 +42,19 @@ async function request(method, path, { token = null, body = undefined, accept = 
 async function errorFrom(response) {
   let code = 'http_' + response.status;
   let message = response.statusText;
+  let reason = null;
   try {
     const payload = await response.json();
     if (payload && payload.error) {
       code = payload.error.code ?? code;
       message = payload.error.message ?? message;
+      reason = payload.error.reason ?? null;
     }
   } catch {
     // Not a JSON error body (a proxy page, say): keep the HTTP status.
   }
   const retryAfter = Number(response.headers.get('Retry-After')) || null;
-  return new ApiError(response.status, code, message, retryAfter);
+  return new ApiError(response.status, code, message, retryAfter, reason);
 }
 
 const gamePath = (id) => `/api/v1/games/${encodeURIComponent(id)}`;
@@ -63,8 +67,8 @@ function retryable(error) {
 export const api = {
   health: () => request('GET', '/api/health'),
   createGame: (body) => request('POST', '/api/v1/games', { body }),
-  claim: (id, invite) => request('POST', `${gamePath(id)}/claim`, { body: { invite } }),
-  join: (id) => request('POST', `${gamePath(id)}/join`, { body: {} }),
+  claim: (id, invite, name) => request('POST', `${gamePath(id)}/claim`, { body: name ? { invite, name } : { invite } }),
+  join: (id, name) => request('POST', `${gamePath(id)}/join`, { body: name ? { name } : {} }),
   lobby: () => request('GET', '/api/v1/lobby'),
   lobbySocketPath: '/api/v1/lobby/ws',
   view: (id, token) => request('GET', gamePath(id), { token }),
@@ -76,13 +80,24 @@ export const api = {
   rematch: (id, token) => request('POST', `${gamePath(id)}/rematch`, { token, body: {} }),
   qrSvg: (text) => request('POST', '/api/v1/qr', { body: { text }, accept: 'text' }),
   sgfUrl: (id) => `${gamePath(id)}/sgf`,
+  // Table talk: the rooms this viewer reads, past the given n of each.
+  chat: (id, token, after) => request('GET', `${gamePath(id)}/chat?players=${after.players}&spectators=${after.spectators}`, { token }),
+  say: (id, token, body) => request('POST', `${gamePath(id)}/chat`, { token, body }),
+  rename: (id, token, name) => request('PUT', `${gamePath(id)}/name`, { token, body: { name } }),
+  cancel: (id, token) => request('POST', `${gamePath(id)}/cancel`, { token, body: {} }),
 
   // Sends one action, retrying the identical request until it gets an answer
   // or `deadlineMs` passes; onRetry(attempt) lets the page show "reconnecting".
+  // Time spent offline does not count: the action goes once the browser is
+  // back online.
   async act(id, token, body, { deadlineMs = 30000, onRetry = () => {} } = {}) {
-    const started = Date.now();
+    let started = Date.now();
     for (let attempt = 1; ; attempt++) {
       try {
+        if (!navigator.onLine) {
+          await new Promise((resolve) => addEventListener('online', resolve, { once: true }));
+          started = Date.now();
+        }
         return await request('POST', `${gamePath(id)}/actions`, { token, body });
       } catch (error) {
         if (!retryable(error) || Date.now() - started > deadlineMs) throw error;

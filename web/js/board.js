@@ -45,6 +45,7 @@ export class Board {
     this.interactive = false;
     this.model = null;
     this.cursor = { x: 4, y: 4 };
+    this.hover = null;
     this.root = svg('svg', { class: 'board-svg', 'aria-hidden': 'true', focusable: 'false' });
     container.replaceChildren(this.root);
     container.addEventListener('keydown', (event) => this.handleKey(event));
@@ -60,11 +61,35 @@ export class Board {
     this.torus = Boolean(torus);
     this.shiftX = 0;
     this.shiftY = 0;
-    const centre = Math.floor((size - 1) / 2);
-    this.cursor = { x: centre, y: centre };
+    this.cursor = this.centre();
     this.container.dataset.size = String(size);
     this.container.classList.toggle('torus', this.torus);
     this.build();
+  }
+
+  centre() {
+    const middle = Math.floor((this.size - 1) / 2);
+    return { x: middle, y: middle };
+  }
+
+  // The keyboard cursor, {x, y}: each hot-seat seat keeps its own.
+  getCursor() {
+    return { ...this.cursor };
+  }
+
+  // Puts the cursor at `cursor` (the centre when null) and forgets where the
+  // mouse hovered: nothing of the previous pointer is left in the DOM.
+  resetPointer(cursor = null) {
+    this.cursor = cursor ? { ...cursor } : this.centre();
+    this.placeCursor();
+    this.hideHover();
+  }
+
+  hideHover() {
+    if (!this.hover) return;
+    for (const name of ['cx', 'cy']) this.hover.removeAttribute(name);
+    this.hover.setAttribute('class', 'hover-stone');
+    this.hover.setAttribute('visibility', 'hidden');
   }
 
   // Moves the seam of a torus by whole rows or columns (the view only).
@@ -84,7 +109,7 @@ export class Board {
   setInteractive(interactive) {
     this.interactive = interactive;
     this.container.classList.toggle('interactive', interactive);
-    if (!interactive) this.hover.setAttribute('visibility', 'hidden');
+    if (!interactive) this.hideHover();
   }
 
   // Display column/row (row counted from the bottom) -> SVG user coordinates.
@@ -206,7 +231,7 @@ export class Board {
         target.addEventListener('pointerenter', () => this.showHover(c, r, vertex));
       }
     }
-    hits.addEventListener('pointerleave', () => this.hover.setAttribute('visibility', 'hidden'));
+    hits.addEventListener('pointerleave', () => this.hideHover());
   }
 
   pick(vertex) {
@@ -227,7 +252,7 @@ export class Board {
   showHover(column, row, vertex) {
     const model = this.model;
     if (!this.interactive || !model || !model.viewer || this.occupied(vertex)) {
-      this.hover.setAttribute('visibility', 'hidden');
+      this.hideHover();
       return;
     }
     this.hover.setAttribute('cx', this.px(column));
@@ -245,6 +270,7 @@ export class Board {
     if (event.altKey || event.ctrlKey || event.metaKey) return;
     const moves = { ArrowUp: [0, 1], ArrowDown: [0, -1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
     if (moves[event.key]) {
+      if (!this.interactive) return;
       event.preventDefault();
       this.moveCursor(...moves[event.key]);
     } else if (event.key === 'Enter' || event.key === ' ') {
@@ -275,12 +301,14 @@ export class Board {
   }
 
   // Draws a model: {viewer, stones:{black,white}, handicap, last, tried,
-  // rejected, ghosts, ghostColor, territory:{black,white}|null, highlight, preview}.
+  // rejected, ghosts, ghostColor, territory:{black,white}|null, highlight,
+  // preview, captured (recently emptied points), unseen:{color, vertices}}.
   render(model) {
     this.model = model;
     for (const layer of Object.values(this.layers)) layer.replaceChildren();
     this.drawTerritory(model.territory);
     this.drawStones(model);
+    this.drawUnseen(model.unseen);
     this.drawGhosts(model);
     this.drawMarkers(model);
   }
@@ -289,7 +317,7 @@ export class Board {
   clear() {
     this.model = null;
     for (const layer of Object.values(this.layers)) layer.replaceChildren();
-    this.hover.setAttribute('visibility', 'hidden');
+    this.resetPointer();
   }
 
   eachPosition(vertices, draw) {
@@ -338,6 +366,27 @@ export class Board {
     });
   }
 
+  // Opponent stones a player never learned of (after the game): a dashed
+  // ring, over a faint stone where that player's view leaves it undrawn.
+  drawUnseen(unseen) {
+    if (!unseen) return;
+    this.eachPosition(unseen.vertices, (x, y, vertex, wrapCopy) => {
+      const wrap = wrapCopy ? ' wrap' : '';
+      if (!this.occupied(vertex)) {
+        svg('circle', { class: `unseen-stone ${unseen.color}${wrap}`, cx: x, cy: y, r: CELL * 0.47, 'data-vertex': vertex }, this.layers.stones);
+      }
+      svg('circle', { class: `unseen-mark${wrap}`, cx: x, cy: y, r: CELL * 0.3, 'data-vertex': vertex }, this.layers.markers);
+    });
+  }
+
+  // Points emptied by a recent capture: a small red ring until the viewer
+  // moves again.
+  drawCaptured(vertices) {
+    this.eachPosition(vertices, (x, y, vertex, wrapCopy) => {
+      svg('circle', { class: `captured-mark${wrapCopy ? ' wrap' : ''}`, cx: x, cy: y, r: CELL * 0.22, 'data-vertex': vertex }, this.layers.markers);
+    });
+  }
+
   drawGhosts(model) {
     const color = model.ghostColor ?? 'white';
     this.eachPosition(model.ghosts, (x, y, vertex, wrapCopy) => {
@@ -345,7 +394,7 @@ export class Board {
     });
     if (model.preview) {
       this.eachPosition([model.preview], (x, y) => {
-        svg('circle', { class: `preview ${model.viewer}`, cx: x, cy: y, r: CELL * 0.46 }, this.layers.ghosts);
+        svg('circle', { class: `preview ${model.viewer}`, cx: x, cy: y, r: CELL * 0.46, 'data-vertex': model.preview }, this.layers.ghosts);
       });
     }
   }
@@ -361,6 +410,7 @@ export class Board {
     const earlier = (model.rejected ?? []).filter((vertex) => !tried.has(vertex));
     this.eachPosition(earlier, (x, y, vertex, wrapCopy) => this.cross(x, y, CELL * 0.16, `rejected${wrapCopy ? ' wrap' : ''}`, vertex));
     this.eachPosition([...tried], (x, y, vertex, wrapCopy) => this.cross(x, y, CELL * 0.26, `tried${wrapCopy ? ' wrap' : ''}`, vertex));
+    this.drawCaptured(model.captured);
     this.eachPosition(model.highlight, (x, y, vertex) => {
       svg('circle', { class: 'highlight', cx: x, cy: y, r: CELL * 0.3, 'data-vertex': vertex }, this.layers.markers);
     });

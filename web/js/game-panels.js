@@ -10,7 +10,9 @@ import { describeTimeControl } from './time-format.js';
 
 const colorName = (color) => t(`color.${color}`);
 
-function fillList(dl, rows) {
+// Fills a <dl>; with tiles, each term and its value share a <div> (the
+// compact counters under the board).
+function fillList(dl, rows, { tiles = false } = {}) {
   dl.replaceChildren();
   for (const [label, value, key] of rows) {
     const term = document.createElement('dt');
@@ -18,14 +20,22 @@ function fillList(dl, rows) {
     const detail = document.createElement('dd');
     detail.textContent = value;
     if (key) detail.dataset.stat = key;
-    dl.append(term, detail);
+    if (tiles) {
+      const tile = document.createElement('div');
+      tile.append(term, detail);
+      dl.append(tile);
+    } else {
+      dl.append(term, detail);
+    }
   }
 }
 
 // {text, kind} for the banner above the board. `hotseat` says the device is
 // shared, so "your turn" is named by colour.
+// Once the game is over it says who won and by how much, and to a player
+// alone at the device whether they won or lost.
 export function turnBanner(view, { hotseat }) {
-  if (view.over) return { text: t('turn.over'), kind: 'over' };
+  if (view.over) return overBanner(view, { hotseat });
   const color = colorName(view.to_move);
   if (computerToMove(view)) return { text: t('turn.computer', { color }), kind: 'computer' };
   if (hotseat) return { text: t('turn.hotseat', { color }), kind: 'yours' };
@@ -34,8 +44,17 @@ export function turnBanner(view, { hotseat }) {
   return { text: t('turn.toPlay', { color }), kind: 'waiting' };
 }
 
+function overBanner(view, { hotseat }) {
+  const result = resultText(view.result) || t('turn.over');
+  const winner = view.result?.winner ?? null;
+  if (hotseat || !isPlayer(view) || !winner) return { text: result, kind: 'over' };
+  const won = winner === view.viewer;
+  return { text: `${t(won ? 'result.youWon' : 'result.youLost')} ${result}`, kind: won ? 'won' : 'lost' };
+}
+
 export function roleTitle(view, { hotseat }) {
   if (hotseat) return t('role.hotseat', { color: colorName(view.viewer) });
+  if (isPlayer(view) && view.over) return t('role.played', { color: colorName(view.viewer) });
   if (isPlayer(view)) return t('role.player', { color: colorName(view.viewer) });
   return t('role.spectator');
 }
@@ -60,7 +79,7 @@ export function renderStats(dl, view) {
     rows.push([t('stats.prisoners', { color: colorName(color) }), formatNumber(view.prisoners[color]), `prisoners-${color}`]);
   }
   rows.push([t('stats.passes'), formatNumber(view.passes), 'passes']);
-  fillList(dl, rows);
+  fillList(dl, rows, { tiles: true });
 }
 
 function captureText(captureGo) {

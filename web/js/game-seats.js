@@ -13,6 +13,7 @@ import { api } from './api.js';
 import { isPlayer } from './game-state.js';
 import { errorMessage } from './page.js';
 import { loadSeats, saveSeat, saveGameSummary } from './storage.js';
+import { nameForRequest } from './names.js';
 
 function readFragment() {
   const params = new URLSearchParams(location.hash.slice(1));
@@ -46,7 +47,12 @@ async function claimInvite(gameId, invite, onProblem) {
     return {};
   }
   try {
-    const seat = await api.claim(gameId, invite);
+    // A finished game's invite gives no seat: it is shown as it ended.
+    if ((await api.view(gameId, null)).over) {
+      onProblem(t('game.inviteTooLate'));
+      return {};
+    }
+    const seat = await api.claim(gameId, invite, nameForRequest());
     saveSeat(gameId, seat.color, seat.token);
     saveGameSummary(gameId, { mode: 'online', size: null });
     return { [seat.color]: seat.token };

@@ -52,7 +52,3 @@ export function computerToMove(view) {
 export function attemptsThisTurn(view) {
   return (view.events ?? []).filter((event) => event.turn === view.turn && event.type === 'illegal').length;
 }
-
-export function ownStones(view) {
-  return isPlayer(view) ? view.stones[view.viewer] ?? [] : [];
-}

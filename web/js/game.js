@@ -25,10 +25,12 @@ import { GameClocks } from './clock.js';
 import { Curtain } from './hotseat-curtain.js';
 import { Rematch } from './rematch.js';
 import { confirmAction, dialogOpen } from './dialog.js';
+import { newsOf, recentlyCaptured } from './news.js';
 import {
   turnBanner, roleTitle, renderStats, renderTableInfo, resultText, renderScore, boardSummary, pointDescription,
 } from './game-panels.js';
-import { loadInviteLink, getPref, setPref } from './storage.js';
+import { loadInviteLink, loadGameSummary, getPref, setPref } from './storage.js';
+import { GameTalk, showCancelled } from './game-talk.js';
 
 const $ = (id) => document.getElementById(id);
 const gameId = decodeURIComponent(location.pathname.split('/').filter(Boolean)[1] ?? '');
@@ -42,6 +44,14 @@ let activeColor = null;
 let busy = false;
 let ghostMode = false;
 let pendingVertex = null;
+// The point of an attempt on its way to the server (drawn as a preview
+// stone, so a click made offline visibly waits to be sent).
+let sendingVertex = null;
+// Hot-seat: the keyboard cursor and the open folds (notes, options, table)
+// of each seat, kept while the other plays.
+const seatCursors = {};
+const seatFolds = {};
+const folds = () => [...document.querySelectorAll('details.fold')];
 let confirmMode = Boolean(getPref('confirmMove', matchMedia('(pointer: coarse)').matches));
 let live = null;
 let board;
@@ -52,6 +62,7 @@ let alerts;
 let clocks;
 let curtain;
 let rematch;
+let talk;
 
 // ---- small helpers -------------------------------------------------------
 
@@ -59,11 +70,13 @@ function notice(message) {
   showNotice(message, NOTICE_MS);
 }
 
+// The page has no game to show (unknown id, refused): a heading, the
+// reason, and a way on to a new game.
 function fatal(message) {
-  $('loading').textContent = message;
-  $('loading').classList.add('error');
-  $('loading').hidden = false;
+  $('loading').hidden = true;
   $('game-area').hidden = true;
+  $('fatal-text').textContent = message;
+  $('fatal').hidden = false;
   markReady();
 }
 
@@ -113,7 +126,8 @@ function boardModel(view) {
     rejected: (view.rejected ?? []).map((entry) => entry.vertex),
     ghosts: notes.list(),
     ghostColor: isPlayer(view) ? opponentOf(view.viewer) : 'white',
-    preview: pendingVertex,
+    preview: pendingVertex ?? sendingVertex,
+    captured: recentlyCaptured(view),
   };
 }
 
@@ -124,6 +138,7 @@ function render() {
   $('turn-banner').textContent = banner.text;
   $('turn-banner').dataset.kind = banner.kind;
   $('role-title').textContent = roleTitle(view, { hotseat });
+  renderNews(view);
   renderStats($('stats'), view);
   renderTableInfo($('table-info'), view.game);
   renderWaiting(view);
@@ -135,6 +150,15 @@ function render() {
   else board.render(boardModel(view));
   $('board-summary').textContent = boardSummary(view, notes.list());
   document.title = banner.kind === 'yours' && !hotseat ? t('game.titleYourTurn') : t('game.title');
+}
+
+// The strip under the banner: the referee's latest news for this viewer.
+function renderNews(view) {
+  const news = newsOf(view);
+  const strip = $('news');
+  if (strip.textContent !== news.text) strip.textContent = news.text;
+  strip.dataset.kind = news.kind;
+  strip.title = news.text;
 }
 
 function renderControls(view) {
@@ -170,6 +194,7 @@ function renderWaiting(view) {
   const opponent = isPlayer(view) ? opponentOf(view.viewer) : null;
   const waiting = Boolean(opponent) && !hotseat && !view.over && !view.seats?.[opponent]?.taken;
   $('waiting').hidden = !waiting;
+  $('waiting-text').textContent = loadGameSummary(gameId)?.rematchOffered ? t('rematch.waiting') : t('game.waiting');
   const invite = waiting ? loadInviteLink(gameId) : null;
   $('waiting-invite').hidden = !invite;
   if (invite) $('waiting-link').value = invite;
@@ -178,12 +203,18 @@ function renderWaiting(view) {
 function renderResult(view) {
   $('result-panel').hidden = !view.over;
   $('replay-panel').hidden = !view.over;
+  $('log-jump-hint').hidden = !view.over;
   if (!view.over) return;
   $('result-text').textContent = resultText(view.result);
   $('score-table').hidden = !renderScore($('score-body'), view.result);
   $('sgf-link').href = api.sgfUrl(gameId);
   $('sgf-link').setAttribute('download', `phantomgo-${gameId}.sgf`);
   rematch.render(view);
+  replay.setSeat(seated() && !hotseat ? view.viewer : null);
+  log.setJump((seq) => replay.go(replay.indexOfSeq(seq)));
+  const legend = replay.perspective() !== 'full' || (seated() && !hotseat);
+  $('unseen-legend').hidden = !legend;
+  $('unseen-legend-text').textContent = t('replay.unseenLegend');
 }
 
 // ---- news: log, flashes, sounds, notifications -----------------------------
@@ -205,8 +236,11 @@ function accept(view, events = []) {
   const previous = state.view;
   const fresh = state.accept(view, events);
   if (fresh === null) return;
+  talk?.onView(view);
   const wasOver = previous?.over ?? false;
   if (previous && (previous.turn !== view.turn || wasOver !== view.over)) clearNotice();
+  // Your turn begins: a click places a stone again, not a ghost note.
+  if (previous && !isMyTurn(previous) && isMyTurn(view)) ghostMode = false;
   render();
   announce(fresh);
   if (view.over && !wasOver) {
@@ -222,19 +256,22 @@ async function act(body) {
   if (busy || !seated()) return;
   busy = true;
   pendingVertex = null;
+  sendingVertex = body.vertex ?? null;
   render();
   const mover = activeColor;
   try {
     const answer = await api.act(gameId, activeToken(), { seq: state.seq + 1, ...body }, {
-      onRetry: () => showConnection('reconnecting'),
+      onRetry: () => showConnection(navigator.onLine ? 'reconnecting' : 'offline'),
     });
     showConnection(live ? live.status : 'live');
+    sendingVertex = null;
     afterAction(answer, mover, body);
   } catch (error) {
     if (error.code === 'stale_seq') await refresh();
     notice(errorMessage(error));
   } finally {
     busy = false;
+    sendingVertex = null;
     render();
   }
 }
@@ -245,7 +282,12 @@ function afterAction(answer, mover, body) {
   accept(answer.view, event ? [event] : []);
   const turnOver = event && (event.type === 'move' || event.type === 'pass');
   if (hotseat && turnOver && !answer.view.over) curtain.raise(opponentOf(mover));
-  if (event?.type === 'illegal') notice(t('game.illegal', { vertex: event.vertex ?? body.vertex }));
+  if (event?.type === 'illegal') {
+    notice(t('game.illegal', { vertex: event.vertex ?? body.vertex }));
+    alerts.illegal();
+  } else if (event?.type === 'move') {
+    alerts.stonePlaced();
+  }
 }
 
 async function refresh() {
@@ -283,14 +325,19 @@ function tryPoint(vertex) {
   act({ action: 'attempt', vertex });
 }
 
+// The question says whether this pass ends the game (the opponent passed
+// just before) and that every stone then counts as alive.
 async function pass() {
   if (!state.view || !isMyTurn(state.view) || !seated() || busy) return;
-  if (await confirmAction(t('game.confirmPass'), t('game.pass'))) act({ action: 'pass' });
+  const question = state.view.passes > 0 ? t('game.confirmPassEnds') : t('game.confirmPass');
+  if (await confirmAction(question, t('game.pass'))) act({ action: 'pass' });
 }
 
+// Destructive: red, with the focus on Cancel, so Enter pressed twice by
+// mistake cancels and never resigns.
 async function resign() {
   if (!state.view || !seated() || state.view.over || busy) return;
-  if (await confirmAction(t('game.confirmResign'), t('game.resign'))) act({ action: 'resign' });
+  if (await confirmAction(t('game.confirmResign'), t('game.resign'), { destructive: true })) act({ action: 'resign' });
 }
 
 async function claim() {
@@ -300,15 +347,26 @@ async function claim() {
 
 // ---- hot-seat handover ------------------------------------------------------
 
-// Forgets what was shown: behind the curtain the DOM keeps nothing.
+// Forgets what was shown: behind the curtain the DOM keeps nothing, and
+// nothing of the seat that just played (cursor, hover, ghost mode, a move
+// waiting for confirmation, the log's scroll) is left for the next seat.
 function emptyBehindCurtain() {
+  if (activeColor) {
+    seatCursors[activeColor] = board.getCursor();
+    seatFolds[activeColor] = folds().map((fold) => fold.open);
+  }
+  for (const fold of folds()) fold.open = false;
   pendingVertex = null;
   ghostMode = false;
   board.clear();
+  $('log').scrollTop = 0;
   log.clear();
   clearNotice();
   $('board-summary').textContent = '';
   $('cursor-status').textContent = '';
+  $('news').textContent = '';
+  $('news').removeAttribute('title');
+  $('news').dataset.kind = 'plain';
 }
 
 // The next seat's own view, asked for when its player lifts the curtain.
@@ -317,6 +375,7 @@ async function loadSeatView(color) {
     const view = await api.view(gameId, seats[color]);
     activeColor = color;
     state.replace(view);
+    talk?.onView(view);
     await notes.load(seats[color]).catch(() => {});
     return true;
   } catch (error) {
@@ -326,6 +385,8 @@ async function loadSeatView(color) {
 }
 
 function showSeatView() {
+  board.resetPointer(seatCursors[activeColor]);
+  folds().forEach((fold, i) => { fold.open = seatFolds[activeColor]?.[i] ?? false; });
   log.rebuild(state.view.events ?? []);
   render();
   $('board').focus();
@@ -335,7 +396,9 @@ function showSeatView() {
 
 function showConnection(status) {
   const box = $('connection');
-  const messages = { reconnecting: t('connection.reconnecting'), polling: t('connection.polling') };
+  const messages = {
+    reconnecting: t('connection.reconnecting'), polling: t('connection.polling'), offline: t('connection.offline'),
+  };
   box.hidden = !messages[status];
   box.textContent = messages[status] ?? '';
   box.dataset.status = status;
@@ -345,6 +408,7 @@ function showConnection(status) {
 // reconnect; GameState drops what was seen already.
 function startLive() {
   const token = activeToken();
+  let socketWasDown = false;
   live = new LiveFeed({
     path: api.gameSocketPath(gameId),
     hello: () => ({ type: 'hello', token, since: state.seq }),
@@ -352,8 +416,14 @@ function startLive() {
     poll: () => api.events(gameId, token, state.seq),
     pollMs: LIVE_POLL_MS,
     onData: ({ events, view }) => accept(view, events ?? []),
-    onStatus: showConnection,
+    onOther: (message) => talk.onFrame(message),
+    onStatus: (status) => {
+      if (status === 'live' && socketWasDown) talk.resync();
+      socketWasDown = status !== 'live';
+      showConnection(status);
+    },
     onError: (error) => notice(errorMessage(error)),
+    heartbeat: () => api.health(),
   });
   live.start();
 }
@@ -389,11 +459,27 @@ function wireControls() {
   document.addEventListener('keydown', (event) => {
     const typing = event.target.closest?.('input, select, textarea');
     if (typing || dialogOpen() || event.ctrlKey || event.metaKey || event.altKey) return;
-    if (event.code === 'KeyP') {
+    if (state.view?.over) {
+      stepReplayByKey(event);
+    } else if (event.code === 'KeyP') {
       event.preventDefault();
       pass();
     }
   });
+}
+
+// After the game the arrow keys (and Home, End) step the replay from
+// anywhere on the page; the slider and radios handle their own.
+function stepReplayByKey(event) {
+  const steps = { ArrowLeft: -1, ArrowDown: -1, ArrowRight: 1, ArrowUp: 1 };
+  const index = replay.index();
+  let target = null;
+  if (event.key in steps) target = index + steps[event.key];
+  else if (event.key === 'Home') target = 0;
+  else if (event.key === 'End') target = replay.frames.length - 1;
+  if (target === null) return;
+  event.preventDefault();
+  replay.go(target);
 }
 
 function wireOptions() {
@@ -432,13 +518,20 @@ function setupModules() {
     last: $('replay-last'),
     caption: $('replay-caption'),
     perspectives: [...document.querySelectorAll('input[name="perspective"]')],
-  }, (model) => board.render(model));
+  }, (model, { seq }) => {
+    board.render(model);
+    log.markCurrent(seq);
+  });
   curtain = new Curtain(
     { curtain: $('curtain'), text: $('curtain-text'), button: $('curtain-show'), gameArea: $('game-area') },
     { onRaise: emptyBehindCurtain, load: loadSeatView, onShown: showSeatView },
   );
-  rematch = new Rematch({ button: $('rematch'), link: $('rematch-link') }, {
-    gameId, playingSeats, getView: () => state.view, refresh, onError: notice,
+  rematch = new Rematch({
+    button: $('rematch'), link: $('rematch-link'), status: $('rematch-status'),
+    offer: $('rematch-offer'), offerText: $('rematch-offer-text'), accept: $('rematch-accept'), decline: $('rematch-decline'),
+  }, {
+    gameId, playingSeats, getView: () => state.view, refresh, onError: notice, onOffer: () => alerts.rematchOffered(),
+    hotseat: () => hotseat,
   });
 }
 
@@ -475,10 +568,20 @@ async function main() {
     fatal(errorMessage(error));
     return;
   }
+  if (view.cancelled) {
+    showCancelled();
+    markReady();
+    return;
+  }
   board.configure(view.game.settings);
   $('watch-link').value = `${location.origin}/g/${encodeURIComponent(gameId)}`;
   if (activeToken()) await notes.load(activeToken()).catch(() => {});
   state.accept(view);
+  talk = new GameTalk({
+    gameId, hotseat, onNotice: notice,
+    seat: () => (seated() ? { color: activeColor, token: activeToken() } : null),
+  });
+  talk.onView(view);
   log.rebuild(view.events ?? []);
   $('loading').hidden = true;
   wireControls();

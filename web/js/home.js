@@ -1,18 +1,29 @@
-// The home page: the new-game form (every table setting, the time control,
-// the three ways to play, publishing an online game in the lobby) and, for
-// an online game, the invite and spectator links with a QR code made by the
-// server. Seat tokens from the answer are stored on this
-// device before anything else, so the game page finds them.
+// The home page: three big buttons, each creating a 9x9 game with the usual
+// table in one click (a friend by link, the computer, hot-seat); the
+// "custom table" form folded below with every setting (the time control,
+// publishing an online game in the lobby), which remembers the last table
+// created with it; and, for an online game, the invite and spectator links
+// with a QR code made by the server. Seat tokens from the answer are stored
+// on this device before anything else, so the game page finds them. A
+// mistake in the form is shown next to its field.
 
 import { initPage, copyFrom, errorMessage, markReady } from './page.js';
 import { t, onLanguageChange } from './i18n.js';
 import { api } from './api.js';
-import { saveSeat, saveInviteLink, saveGameSummary } from './storage.js';
+import { saveSeat, saveInviteLink, saveGameSummary, getPref, setPref } from './storage.js';
+import { addNameField } from './home-name.js';
 
 const FIRST_SIZES = [9, 13, 19];
 const $ = (id) => document.getElementById(id);
 const form = $('new-game');
+// The usual table: what the big buttons create (docs/PLAYING.md).
+const USUAL_SETTINGS = { size: 9, komi: 7.5, handicap: 0, ko: 'simple', rules: 'olympiad', torus: false, capture_go: false };
+const QUICK_EXTRAS = { online: { color: 'random' }, computer: { color: 'black', level: 'medium' }, hotseat: {} };
+// The custom form's fields remembered between visits (by name).
+const REMEMBERED_FIELDS = ['mode', 'level', 'color', 'size', 'handicap', 'komi', 'tc_type', 'days_per_move', 'main',
+  'increment', 'periods', 'period', 'rules', 'ko', 'capture_go', 'capture_target', 'torus', 'public'];
 let komiEdited = false;
+let nameField = null;
 
 function option(value, label) {
   const element = document.createElement('option');
@@ -154,11 +165,61 @@ function readForm() {
   return { body };
 }
 
+// A mistake in a field is said right under it (and tied to it for screen
+// readers); other failures under the form.
 function showError(message, field = null) {
-  const box = $('form-error');
+  if (!field) {
+    $('form-error').textContent = message;
+    $('form-error').hidden = false;
+    return;
+  }
+  const box = document.createElement('p');
+  box.className = 'error field-error';
+  box.id = `${field.id}-error`;
+  box.setAttribute('role', 'alert');
   box.textContent = message;
-  box.hidden = false;
-  if (field) field.focus();
+  field.closest('.field')?.append(box);
+  field.setAttribute('aria-invalid', 'true');
+  field.setAttribute('aria-errormessage', box.id);
+  field.focus();
+}
+
+function clearErrors() {
+  $('form-error').hidden = true;
+  $('quick-error').hidden = true;
+  for (const box of form.querySelectorAll('.field-error')) box.remove();
+  for (const field of form.querySelectorAll('[aria-invalid]')) {
+    field.removeAttribute('aria-invalid');
+    field.removeAttribute('aria-errormessage');
+  }
+}
+
+function rememberForm() {
+  const values = {};
+  for (const name of REMEMBERED_FIELDS) {
+    const inputs = [...form.querySelectorAll(`[name="${name}"]`)];
+    if (inputs.length === 0) continue;
+    const first = inputs[0];
+    if (first.type === 'radio') values[name] = inputs.find((input) => input.checked)?.value;
+    else if (first.type === 'checkbox') values[name] = first.checked;
+    else values[name] = first.value;
+  }
+  values.komiEdited = komiEdited;
+  setPref('customTable', values);
+}
+
+function restoreForm() {
+  const values = getPref('customTable', null);
+  if (!values || typeof values !== 'object') return;
+  for (const name of REMEMBERED_FIELDS) {
+    if (!(name in values)) continue;
+    for (const input of form.querySelectorAll(`[name="${name}"]`)) {
+      if (input.type === 'radio') input.checked = input.value === values[name];
+      else if (input.type === 'checkbox') input.checked = Boolean(values[name]);
+      else input.value = String(values[name]);
+    }
+  }
+  komiEdited = Boolean(values.komiEdited);
 }
 
 function remember(created, mode) {
@@ -173,7 +234,7 @@ async function showShare(created) {
   $('invite-link').value = links.invite;
   $('watch-link').value = links.watch;
   $('play-link').href = links.play;
-  $('create').hidden = true;
+  for (const section of document.querySelectorAll('.quick, .custom, .about')) section.hidden = true;
   $('share').hidden = false;
   $('share-title').focus();
   try {
@@ -186,26 +247,41 @@ async function showShare(created) {
   }
 }
 
-async function submit(event) {
-  event.preventDefault();
-  $('form-error').hidden = true;
-  const { body, error, field } = readForm();
-  if (error) {
-    showError(error, field);
-    return;
-  }
-  const button = $('create-button');
-  button.disabled = true;
+// Creates the game; an online game shows its links, any other opens.
+async function create(body, buttons, onFailure) {
+  if (!nameField.apply(body)) return;
+  for (const button of buttons) button.disabled = true;
   try {
     const created = await api.createGame(body);
     remember(created, body.mode);
     if (body.mode === 'online') await showShare(created);
     else location.assign(created.links?.play ?? `/g/${created.game.id}`);
   } catch (failure) {
-    showError(errorMessage(failure));
+    onFailure(errorMessage(failure));
   } finally {
-    button.disabled = false;
+    for (const button of buttons) button.disabled = false;
   }
+}
+
+function quickStart(mode) {
+  clearErrors();
+  const body = { mode, settings: { ...USUAL_SETTINGS }, time_control: { type: 'none' }, ...QUICK_EXTRAS[mode] };
+  create(body, document.querySelectorAll('.way'), (message) => {
+    $('quick-error').textContent = message;
+    $('quick-error').hidden = false;
+  });
+}
+
+async function submit(event) {
+  event.preventDefault();
+  clearErrors();
+  const { body, error, field } = readForm();
+  if (error) {
+    showError(error, field);
+    return;
+  }
+  rememberForm();
+  await create(body, [$('create-button')], (message) => showError(message));
 }
 
 function wire() {
@@ -218,22 +294,31 @@ function wire() {
   });
   for (const radio of form.querySelectorAll('input[name="mode"]')) radio.addEventListener('change', updateModeFields);
   form.addEventListener('submit', submit);
+  for (const button of document.querySelectorAll('.way')) button.addEventListener('click', () => quickStart(button.dataset.mode));
+  $('custom').addEventListener('toggle', () => setPref('customOpen', $('custom').open));
   for (const button of document.querySelectorAll('button[data-copy]')) {
     button.addEventListener('click', () => copyFrom($(button.dataset.copy), $('copy-status')));
   }
   $('another').addEventListener('click', () => {
     $('share').hidden = true;
-    $('create').hidden = false;
+    for (const section of document.querySelectorAll('.quick, .custom, .about')) section.hidden = false;
     $('copy-status').textContent = '';
-    $('new-game-title').focus();
+    document.querySelector('.way')?.focus();
   });
 }
 
 async function main() {
   await initPage();
+  nameField = addNameField(document.querySelector('.quick') ?? form, document.querySelector('.ways'));
+  fillSizes();
+  fillDays();
+  restoreForm();
   fillSizes();
   fillHandicaps();
   fillDays();
+  if (getPref('customTable', null)?.handicap) $('handicap').value = String(getPref('customTable', null).handicap);
+  $('capture-target-field').hidden = $('capture-go').value !== 'target';
+  $('custom').open = Boolean(getPref('customOpen', false));
   updateModeFields();
   updateClockFields();
   wire();

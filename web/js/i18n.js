@@ -74,10 +74,6 @@ function lookup(table, key) {
   return node;
 }
 
-export function hasKey(key) {
-  return lookup(dictionary, key) !== undefined || lookup(fallbackDictionary, key) !== undefined;
-}
-
 export function formatNumber(value) {
   return new Intl.NumberFormat(language, { maximumFractionDigits: 1 }).format(value);
 }

@@ -8,21 +8,32 @@
 // What differs between feeds is given: the socket path, the hello message
 // (built at each connection, so it can carry the newest sequence number),
 // the type of the socket's data messages and the poll request, whose answer
-// has the same shape. Status: 'connecting' | 'live' | 'reconnecting' |
-// 'polling'.
+// has the same shape. Other message types (a game's chat) go to onOther.
+// Status: 'connecting' | 'live' | 'reconnecting' |
+// 'polling' | 'offline'.
+//
+// A socket can die silently (a laptop lid, a lost Wi-Fi): the browser's
+// offline event drops it at once, and while live a heartbeat (a small HTTP
+// request every few seconds, since the server does not answer anything on
+// the socket after the hello) that fails or hangs drops it too, so the
+// page says so within seconds and the feed reconnects.
 
 const FAILURES_BEFORE_POLLING = 2;
 const MAX_SOCKET_BACKOFF_MS = 10000;
 const SOCKET_RETRY_OVERLOADED_MS = 30000;
 const OVERLOADED = 1013;
+const HEARTBEAT_MS = 5000;
+const HEARTBEAT_TIMEOUT_MS = 4000;
 
 // An error worth showing to the person: the request itself was refused
 // (4xx other than rate limiting); anything else is an outage to ride out.
 const refused = (error) => error.status > 0 && error.status < 500 && error.status !== 429;
 
 export class LiveFeed {
-  constructor({ path, hello, dataType, poll, pollMs, onData, onStatus, onError = () => {} }) {
-    Object.assign(this, { path, hello, dataType, poll, pollMs, onData, onStatus, onError });
+  constructor({ path, hello, dataType, poll, pollMs, onData, onStatus, onError = () => {}, heartbeat = null, onOther = () => {} }) {
+    Object.assign(this, { path, hello, dataType, poll, pollMs, onData, onStatus, onError, heartbeat, onOther });
+    this.heartbeatTimer = null;
+    this.handleOffline = () => this.wentOffline();
     this.socket = null;
     this.failures = 0;
     this.stopped = true;
@@ -35,13 +46,37 @@ export class LiveFeed {
   start() {
     this.stopped = false;
     window.addEventListener('online', this.handleOnline);
-    this.setStatus('connecting');
+    window.addEventListener('offline', this.handleOffline);
+    this.setStatus(navigator.onLine ? 'connecting' : 'offline');
     this.openSocket();
+    if (this.heartbeat) this.heartbeatTimer = setInterval(() => this.beat(), HEARTBEAT_MS);
+  }
+
+  // The network is gone: say so and drop the socket (it may not notice).
+  wentOffline() {
+    if (this.stopped) return;
+    this.setStatus('offline');
+    this.socket?.close();
+  }
+
+  async beat() {
+    if (this.stopped || this.status !== 'live' || document.hidden) return;
+    const socket = this.socket;
+    const alive = await Promise.race([
+      this.heartbeat().then(() => true, () => false),
+      new Promise((resolve) => setTimeout(() => resolve(false), HEARTBEAT_TIMEOUT_MS)),
+    ]);
+    if (!alive && socket && socket === this.socket) {
+      this.setStatus(navigator.onLine ? 'reconnecting' : 'offline');
+      socket.close();
+    }
   }
 
   stop() {
     this.stopped = true;
     window.removeEventListener('online', this.handleOnline);
+    window.removeEventListener('offline', this.handleOffline);
+    clearInterval(this.heartbeatTimer);
     clearTimeout(this.socketTimer);
     this.stopPolling();
     if (this.socket) {
@@ -90,6 +125,8 @@ export class LiveFeed {
       this.onData(message);
     } else if (message.type === 'error' && message.error) {
       this.onError({ status: 0, code: message.error.code, message: message.error.message });
+    } else {
+      this.onOther(message);
     }
   }
 
@@ -98,7 +135,8 @@ export class LiveFeed {
     this.failures += 1;
     const overloaded = closeCode === OVERLOADED;
     if (overloaded || this.failures >= FAILURES_BEFORE_POLLING) this.startPolling();
-    if (this.status !== 'polling') this.setStatus('reconnecting');
+    if (!navigator.onLine) this.setStatus('offline');
+    else if (this.status !== 'polling') this.setStatus('reconnecting');
     const backoff = Math.min(MAX_SOCKET_BACKOFF_MS, 500 * 2 ** (this.failures - 1)) * (0.5 + Math.random() / 2);
     this.socketTimer = setTimeout(() => this.openSocket(), overloaded ? SOCKET_RETRY_OVERLOADED_MS : backoff);
   }
@@ -120,7 +158,7 @@ export class LiveFeed {
         this.onData(answer);
       } catch (error) {
         if (refused(error)) this.onError(error);
-        else this.setStatus('reconnecting');
+        else this.setStatus(navigator.onLine ? 'reconnecting' : 'offline');
       }
       if (this.pollTimer !== null) this.pollTimer = setTimeout(pollOnce, this.pollMs);
     };

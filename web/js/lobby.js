@@ -12,6 +12,7 @@ import { api } from './api.js';
 import { LiveFeed } from './live.js';
 import { loadSeats, saveSeat, saveGameSummary } from './storage.js';
 import { describeTimeControl } from './time-format.js';
+import { nameForRequest } from './names.js';
 
 const $ = (id) => document.getElementById(id);
 const POLL_MS = 5000;
@@ -52,6 +53,13 @@ function row(entry, action) {
   when.className = 'hint';
   when.textContent = entry.started_ms ? t('lobby.started', { when: ago(entry.started_ms) }) : t('lobby.created', { when: ago(entry.created_ms) });
   text.append(what, ' ', when);
+  const names = entry.names ?? {};
+  if (names.black || names.white) {
+    const who = document.createElement('span');
+    who.className = 'lobby-names';
+    who.textContent = t('names.versus', { black: names.black || t('color.black'), white: names.white || t('color.white') });
+    text.append(' ', who);
+  }
   item.append(text, action);
   return item;
 }
@@ -91,7 +99,7 @@ async function join(entry, button) {
   joining = true;
   button.disabled = true;
   try {
-    const seat = await api.join(entry.id);
+    const seat = await api.join(entry.id, nameForRequest());
     saveSeat(entry.id, seat.color, seat.token);
     saveGameSummary(entry.id, { mode: 'online', size: entry.settings.size });
     location.assign(`/g/${encodeURIComponent(entry.id)}#seat=${encodeURIComponent(seat.token)}`);

@@ -4,11 +4,14 @@
 // opponent, then finished ones. Each row offers its seat link
 // (/g/{id}#seat=TOKEN), which is the only key to the seat: whoever keeps it
 // can continue on any device, even after this browser's storage is gone.
+// An entry can be removed (this browser forgets it; the game is untouched),
+// and the finished ones hidden with one click (remembered).
 
 import { initPage, errorMessage, markReady, copyFrom } from './page.js';
 import { t, onLanguageChange } from './i18n.js';
 import { api } from './api.js';
-import { listGames, loadSeats } from './storage.js';
+import { listGames, loadSeats, forgetGame, getPref, setPref } from './storage.js';
+import { confirmAction } from './dialog.js';
 import { describeTimeControl } from './time-format.js';
 import { resultText } from './game-panels.js';
 
@@ -17,6 +20,7 @@ const PARALLEL_READS = 4;
 const GROUPS = ['turn', 'waiting', 'finished'];
 
 let entries = [];
+let hideFinished = Boolean(getPref('hideFinishedGames', false));
 
 // Reads the view of each game with the first of this device's seats; a game
 // the server no longer knows (or whose token it refuses) is kept, marked.
@@ -46,7 +50,7 @@ const opponentMissing = (entry) => entry.view.game.mode === 'online'
 // A game whose opponent has not come yet waits, even when this seat moves first.
 function groupOf(entry) {
   const view = entry.view;
-  if (!view || view.over) return 'finished';
+  if (!view || view.over || view.cancelled) return 'finished';
   return entry.colors.includes(view.to_move) && !opponentMissing(entry) ? 'turn' : 'waiting';
 }
 
@@ -63,6 +67,10 @@ function describe(entry) {
   if (size) parts.push(t('form.sizeValue', { size }));
   if (mode) parts.push(t(`mode.${mode}`));
   if (view) parts.push(describeTimeControl(view.game.time_control));
+  const names = { black: view?.seats?.black?.name, white: view?.seats?.white?.name };
+  if (names.black || names.white) {
+    parts.push(t('names.versus', { black: names.black || t('color.black'), white: names.white || t('color.white') }));
+  }
   parts.push(mode === 'hotseat' ? t('myGames.bothSeats') : t('role.player', { color: t(`color.${entry.colors[0]}`) }));
   return parts.join(' · ');
 }
@@ -70,6 +78,7 @@ function describe(entry) {
 function statusText(entry) {
   const view = entry.view;
   if (!view) return entry.error?.status === 404 || entry.error?.status === 403 ? t('myGames.missing') : errorMessage(entry.error);
+  if (view.cancelled) return t('tidy.cancelled');
   if (view.over) return resultText(view.result);
   if (opponentMissing(entry)) return t('myGames.noOpponent');
   const move = t('myGames.move', { turn: view.turn });
@@ -108,22 +117,47 @@ function row(entry) {
   copy.className = 'copy-seat';
   copy.textContent = t('myGames.copy');
   copy.addEventListener('click', () => copySeatLink(entry, field));
-  item.append(text, copy, field);
+  const remove = document.createElement('button');
+  remove.type = 'button';
+  remove.className = 'row-remove';
+  remove.textContent = t('tidy.remove');
+  remove.setAttribute('aria-label', `${t('tidy.removeLabel')}: ${describe(entry)}`);
+  remove.addEventListener('click', () => removeEntry(entry));
+  item.append(text, copy, remove, field);
   return item;
+}
+
+// A game still in play loses its seat here with it, so that one asks first.
+async function removeEntry(entry) {
+  if (groupOf(entry) !== 'finished' && !(await confirmAction(t('tidy.removeConfirm'), t('tidy.remove')))) return;
+  forgetGame(entry.id);
+  entries = entries.filter((other) => other.id !== entry.id);
+  render();
+  $('copy-status').textContent = t('tidy.removed');
 }
 
 function render() {
   for (const group of GROUPS) {
     const rows = entries.filter((entry) => groupOf(entry) === group).map(row);
     $(`${group}-list`).replaceChildren(...rows);
-    $(`${group}-section`).hidden = rows.length === 0;
+    $(`${group}-section`).hidden = rows.length === 0 || (group === 'finished' && hideFinished);
   }
+  const finished = entries.filter((entry) => groupOf(entry) === 'finished').length;
+  const toggle = $('hide-finished');
+  toggle.hidden = finished === 0;
+  toggle.textContent = hideFinished ? t('tidy.showFinished', { count: finished }) : t('tidy.hideFinished');
+  toggle.setAttribute('aria-pressed', String(hideFinished));
   $('my-games-empty').hidden = entries.length > 0;
 }
 
 async function main() {
   await initPage();
   entries = await readViews(listGames());
+  $('hide-finished').addEventListener('click', () => {
+    hideFinished = !hideFinished;
+    setPref('hideFinishedGames', hideFinished);
+    render();
+  });
   render();
   onLanguageChange(render);
   markReady();

@@ -1,8 +1,8 @@
 // The referee's announcements as plain sentences, newest first ("White tried
-// an illegal move.", "Black captured 3 stones: C3 C4 D4."). The list is an
-// aria-live region that only ever gains new items at the top, so a screen
-// reader speaks each announcement once; a full rebuild (language switch, new
-// viewer in hot-seat) silences the region while it happens.
+// an illegal move.", "Black captured 3 stones: C3 C4 D4."). Screen readers
+// hear each announcement from the news strip by the board (news.js), so the
+// list itself is not a live region. After the game each line jumps the
+// replay to that moment.
 
 import { t } from './i18n.js';
 import { opponentOf } from './game-state.js';
@@ -49,6 +49,28 @@ export class RefereeLog {
     this.list = listElement;
     this.empty = emptyElement;
     this.shownSeq = 0;
+    this.onJump = null;
+    this.events = [];
+  }
+
+  // After the game each line is a button that jumps the replay to it
+  // (onJump(seq)); null makes them plain text again.
+  setJump(onJump) {
+    if (this.onJump === onJump) return;
+    this.onJump = onJump;
+    this.rebuild(this.events);
+  }
+
+  // Highlights the line of the replay's current event.
+  markCurrent(seq) {
+    for (const item of this.list.querySelectorAll('.log-item.current')) {
+      item.classList.remove('current');
+      item.querySelector('.log-jump')?.removeAttribute('aria-current');
+    }
+    const item = this.list.querySelector(`.log-item[data-seq="${seq}"]`);
+    if (!item) return;
+    item.classList.add('current');
+    item.querySelector('.log-jump')?.setAttribute('aria-current', 'step');
   }
 
   item(event) {
@@ -58,9 +80,13 @@ export class RefereeLog {
     const turn = document.createElement('span');
     turn.className = 'log-turn';
     turn.textContent = t('log.turn', { turn: event.turn });
-    const text = document.createElement('span');
-    text.className = 'log-text';
+    const text = document.createElement(this.onJump ? 'button' : 'span');
+    text.className = this.onJump ? 'log-text log-jump' : 'log-text';
     text.textContent = describeEvent(event);
+    if (this.onJump) {
+      text.type = 'button';
+      text.addEventListener('click', () => this.onJump(event.seq));
+    }
     item.append(turn, ' ', text);
     return item;
   }
@@ -71,21 +97,22 @@ export class RefereeLog {
       if (event.seq <= this.shownSeq) continue;
       this.list.prepend(this.item(event));
       this.shownSeq = event.seq;
+      this.events.push(event);
     }
     this.empty.hidden = this.list.children.length > 0;
   }
 
   // Replaces the whole list without making the screen reader read it all.
   rebuild(events) {
-    this.list.setAttribute('aria-live', 'off');
+    const all = [...events];
     this.clear();
-    this.add(events);
-    requestAnimationFrame(() => this.list.setAttribute('aria-live', 'polite'));
+    this.add(all);
   }
 
   clear() {
     this.list.replaceChildren();
     this.shownSeq = 0;
+    this.events = [];
     this.empty.hidden = false;
   }
 }

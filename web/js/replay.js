@@ -12,10 +12,14 @@ import { t } from './i18n.js';
 import { describeEvent } from './referee-log.js';
 import { opponentOf } from './game-state.js';
 
+// `found[color]` are the opponent stones that color ran into: an attempt of
+// theirs refused because that stone stood there. Every other opponent stone
+// was never learned of (until its capture, which removes it anyway).
 function simulate(events, initialHandicap, onStep) {
   const stones = { black: new Set(initialHandicap), white: new Set() };
   const handicap = new Set(initialHandicap);
   const missingHandicap = new Set();
+  const found = { black: new Set(), white: new Set() };
   let tried = { black: [], white: [] };
   for (const event of events) {
     if (event.type === 'move' && event.vertex) {
@@ -25,26 +29,37 @@ function simulate(events, initialHandicap, onStep) {
         if (!stones[victim].has(point) && victim === 'black') missingHandicap.add(point);
         stones[victim].delete(point);
         handicap.delete(point);
+        found[event.color].delete(point);
       }
     }
     if (event.type === 'illegal') {
       tried[event.color] = event.vertex ? [...tried[event.color], event.vertex] : tried[event.color];
+      if (event.vertex && stones[opponentOf(event.color)].has(event.vertex)) found[event.color].add(event.vertex);
     } else {
       tried = { black: [], white: [] };
     }
-    onStep({ stones, handicap, tried, event });
+    onStep({ stones, handicap, tried, found, event });
   }
   return missingHandicap;
 }
 
-function snapshot({ stones, handicap, tried, event }) {
+function snapshot({ stones, handicap, tried, found, event }) {
   return {
     black: [...stones.black],
     white: [...stones.white],
     handicap: [...handicap],
     tried: { black: [...tried.black], white: [...tried.white] },
+    found: { black: [...found.black], white: [...found.white] },
     event,
   };
+}
+
+// The opponent stones of frame that `seat` never learned of (handicap
+// stones are public, so never among them).
+export function unseenIn(frame, seat) {
+  const opponent = opponentOf(seat);
+  const known = new Set([...frame.found[seat], ...frame.handicap]);
+  return frame[opponent].filter((vertex) => !known.has(vertex));
 }
 
 // frames[0] is the position before the first event; frames[k] the position
@@ -54,20 +69,30 @@ export function buildFrames(view) {
   const finalHandicap = view.handicap ?? [];
   const missing = simulate(events, finalHandicap, () => {});
   const initial = [...new Set([...finalHandicap, ...missing])];
-  const frames = [snapshot({ stones: { black: new Set(initial), white: new Set() }, handicap: new Set(initial), tried: { black: [], white: [] }, event: null })];
+  const frames = [snapshot({
+    stones: { black: new Set(initial), white: new Set() },
+    handicap: new Set(initial),
+    tried: { black: [], white: [] },
+    found: { black: new Set(), white: new Set() },
+    event: null,
+  })];
   simulate(events, initial, (state) => frames.push(snapshot(state)));
   return frames;
 }
 
 // The board model of one frame seen from `perspective` ('full', 'black' or
-// 'white'); `final` adds the territory of the scored end.
-export function frameModel(frame, perspective, { rules, territory, final }) {
+// 'white'); `final` adds the territory of the scored end. A seat's view
+// shows its own stones, and faintly, marked "unseen", the opponent stones
+// it never ran into; the full board marks those that `seat` (the player
+// looking, if any) never learned of.
+export function frameModel(frame, perspective, { rules, territory, final, seat = null }) {
   const event = frame.event;
   const seesColor = (color) => perspective === 'full' || perspective === color;
   const stones = {
     black: seesColor('black') ? frame.black : frame.handicap,
     white: seesColor('white') ? frame.white : [],
   };
+  const unseenFor = perspective === 'full' ? seat : perspective;
   const tried = [...(seesColor('black') ? frame.tried.black : []), ...(seesColor('white') ? frame.tried.white : [])];
   const highlight = [];
   if (event && event.vertex && seesColor(event.color)) highlight.push(event.vertex);
@@ -79,6 +104,7 @@ export function frameModel(frame, perspective, { rules, territory, final }) {
   return {
     viewer: perspective === 'full' ? null : perspective,
     stones,
+    unseen: unseenFor ? { color: opponentOf(unseenFor), vertices: unseenIn(frame, unseenFor) } : null,
     handicap: frame.handicap,
     tried,
     highlight,
@@ -93,6 +119,7 @@ export class ReplayControls {
     this.onShow = onShow;
     this.frames = [];
     this.context = null;
+    this.seat = null;
     this.el.slider.addEventListener('input', () => this.show());
     this.el.first.addEventListener('click', () => this.go(0));
     this.el.previous.addEventListener('click', () => this.go(this.index() - 1));
@@ -104,7 +131,7 @@ export class ReplayControls {
   load(view) {
     const atEnd = this.frames.length === 0 || this.index() === this.frames.length - 1;
     this.frames = buildFrames(view);
-    this.context = { rules: view.game.settings.rules, territory: view.result?.territory ?? null };
+    this.context = { rules: view.game.settings.rules, territory: view.result?.territory ?? null, seat: this.seat };
     this.el.slider.max = String(this.frames.length - 1);
     if (atEnd) this.el.slider.value = String(this.frames.length - 1);
     this.show();
@@ -116,6 +143,17 @@ export class ReplayControls {
 
   perspective() {
     return this.el.perspectives.find((radio) => radio.checked)?.value ?? 'full';
+  }
+
+  // The seat of the player looking (null for a spectator): the full board
+  // marks the opponent stones that seat never learned of.
+  setSeat(seat) {
+    this.seat = seat;
+  }
+
+  // The frame index just after the event with this sequence number.
+  indexOfSeq(seq) {
+    return this.frames.findIndex((frame) => frame.event?.seq === seq);
   }
 
   go(index) {
@@ -136,7 +174,8 @@ export class ReplayControls {
     this.el.slider.setAttribute('aria-valuetext', t('replay.position', { step: index, total }));
     this.el.first.disabled = this.el.previous.disabled = index === 0;
     this.el.next.disabled = this.el.last.disabled = final;
-    this.onShow(frameModel(frame, this.perspective(), { ...this.context, final }), final);
+    const model = frameModel(frame, this.perspective(), { ...this.context, final });
+    this.onShow(model, { final, index, seq: frame.event?.seq ?? 0 });
   }
 
   refresh() {

@@ -63,6 +63,10 @@ export function saveGameSummary(gameId, summary) {
   updateGame(gameId, (entry) => { entry.summary = summary; });
 }
 
+export function loadGameSummary(gameId) {
+  return readGames()[gameId]?.summary ?? null;
+}
+
 // The games this device holds a seat in, newest first.
 export function listGames() {
   const games = readGames();
@@ -70,6 +74,14 @@ export function listGames() {
     .map(([id, entry]) => ({ id, colors: Object.keys(entry.seats ?? {}), savedAt: entry.savedAt, summary: entry.summary ?? null }))
     .filter((game) => game.colors.length > 0)
     .sort((a, b) => b.savedAt - a.savedAt);
+}
+
+// Forgets a game on this device: its seats, invite and summary. The game
+// itself goes on; only its seat links lead back to it.
+export function forgetGame(gameId) {
+  const games = readGames();
+  delete games[gameId];
+  writeJson(GAMES_KEY, games);
 }
 
 export function getPref(name, fallback) {

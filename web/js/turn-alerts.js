@@ -32,6 +32,18 @@ export class TurnAlerts {
     return canNotify();
   }
 
+  rematchOffered() {
+    this.sounds.play('turn');
+  }
+
+  stonePlaced() {
+    this.sounds.play('stone');
+  }
+
+  illegal() {
+    this.sounds.play('illegal');
+  }
+
   captured() {
     this.sounds.play('capture');
   }

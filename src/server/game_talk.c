@@ -1,0 +1,172 @@
+/* game_talk: what is said around one game: the seats' names, the two chat
+ * rooms, how many spectators watch, and cancelling a game nobody joined.
+ * Part of the game (game_internal.h); see game.h.
+ *
+ * Who reads which room is decided here and only here (game_room_readable):
+ * the seats read the players' room, spectators the spectators' room (online
+ * games only), and once the game is over everyone reads both. A message is
+ * numbered within its room under the game lock and stored (group commit)
+ * before anyone hears of it, like an action, but it never touches the
+ * referee: talk changes no seq and no view. Only the watchers that may read
+ * its room are told (game_notify_talk), so nothing of the spectators'
+ * room, not even a wake-up, reaches a player's socket during the game. */
+#include "server/game_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store/store_chat.h"
+#include "wire/chat_json.h"
+
+_Static_assert(GAME_NAME_BYTES == STORE_NAME_BYTES, "one size of a stored name");
+_Static_assert((int)GAME_ROOM_PLAYERS == (int)STORE_ROOM_PLAYERS &&
+               (int)GAME_ROOM_SPECTATORS == (int)STORE_ROOM_SPECTATORS &&
+               (int)GAME_ROOM_PLAYERS == (int)CHAT_ROOM_PLAYERS &&
+               (int)GAME_ROOM_SPECTATORS == (int)CHAT_ROOM_SPECTATORS,
+               "one numbering of the rooms");
+
+bool game_talk_load(game *g) {
+    char names[2][STORE_NAME_BYTES];
+    int players = 0, spectators = 0;
+    if (store_get_names(g->env->st, g->id, names) != STORE_OK ||
+        store_chat_count(g->env->st, g->id, GAME_ROOM_PLAYERS, &players) != STORE_OK ||
+        store_chat_count(g->env->st, g->id, GAME_ROOM_SPECTATORS, &spectators) != STORE_OK)
+        return false;
+    for (int c = BLACK; c <= WHITE; c++)
+        snprintf(g->names[c], sizeof g->names[c], "%s", names[c - 1]);
+    atomic_init(&g->chat_last[GAME_ROOM_PLAYERS], players);
+    atomic_init(&g->chat_last[GAME_ROOM_SPECTATORS], spectators);
+    return true;
+}
+
+bool game_room_readable(game_mode mode, viewer v, int room, bool over) {
+    bool seat = v == (viewer)BLACK || v == (viewer)WHITE;
+    if (room == GAME_ROOM_PLAYERS) return seat || over;
+    if (room == GAME_ROOM_SPECTATORS) return mode == MODE_ONLINE && (!seat || over);
+    return false;
+}
+
+bool game_cancelled(game *g) {
+    pthread_mutex_lock(&g->lock);
+    bool cancelled = g->row.cancelled_at_ms != 0;
+    pthread_mutex_unlock(&g->lock);
+    return cancelled;
+}
+
+int game_chat_last(game *g, int room) {
+    return room == GAME_ROOM_PLAYERS || room == GAME_ROOM_SPECTATORS ? atomic_load(&g->chat_last[room]) : 0;
+}
+
+/* Tells the watchers that may read `room` that it has a new message. */
+static void notify_talk(game *g, int room) {
+    pthread_mutex_lock(&g->watch_lock);
+    for (games_watcher *w = g->watchers; w; w = w->next)
+        if (w->talk) w->talk(w, room);
+    pthread_mutex_unlock(&g->watch_lock);
+}
+
+void game_watching(game *g, int delta) {
+    atomic_fetch_add(&g->spectators, delta);
+    pthread_mutex_lock(&g->lock);
+    game_invalidate(g);
+    pthread_mutex_unlock(&g->lock);
+    game_notify(g);
+}
+
+/* ---- names ------------------------------------------------------------- */
+
+cJSON *game_names_json(game *g) {
+    pthread_mutex_lock(&g->lock);
+    cJSON *o = chat_json_names(g->names[BLACK], g->names[WHITE]);
+    pthread_mutex_unlock(&g->lock);
+    return o;
+}
+
+games_status game_rename(game *g, int color, const char *name) {
+    if (color != BLACK && color != WHITE) return GAMES_ERROR;
+    pthread_mutex_lock(&g->lock);
+    games_status st = games_status_of_store(store_put_name(g->env->st, g->id, color, name));
+    if (st == GAMES_OK) {
+        snprintf(g->names[color], sizeof g->names[color], "%s", name ? name : "");
+        game_invalidate(g);
+    }
+    pthread_mutex_unlock(&g->lock);
+    if (st == GAMES_OK) game_notify(g);
+    return st;
+}
+
+/* ---- chat ---------------------------------------------------------------- */
+
+static chat_entry entry_of(const store_chat_message *m) {
+    return (chat_entry){ m->room, m->n, m->author, m->name, m->text, m->at_ms };
+}
+
+games_status game_say(game *g, viewer author, const char *name, const char *text, cJSON **message) {
+    bool seat = author == (viewer)BLACK || author == (viewer)WHITE;
+    int room = seat ? GAME_ROOM_PLAYERS : GAME_ROOM_SPECTATORS;
+    *message = NULL;
+    if (!seat && g->mode != MODE_ONLINE) return GAMES_CHAT_CLOSED;
+    store_chat_message *m = calloc(1, sizeof *m);
+    if (!m) return GAMES_ERROR;
+    pthread_mutex_lock(&g->lock);
+    games_status st = GAMES_OK;
+    int last = atomic_load(&g->chat_last[room]);
+    if (g->row.cancelled_at_ms) st = GAMES_CANCELLED;
+    else if (last >= GAME_CHAT_ROOM_MAX) st = GAMES_CHAT_FULL;
+    if (st == GAMES_OK) {
+        *m = (store_chat_message){ .room = room, .n = last + 1, .author = seat ? (int)author : 0,
+                                   .at_ms = game_env_now_ms(g->env) };
+        snprintf(m->name, sizeof m->name, "%s", seat ? g->names[author] : name ? name : "");
+        snprintf(m->text, sizeof m->text, "%s", text);
+        st = games_status_of_store(store_append_chat(g->env->st, g->id, m));
+        if (st == GAMES_OK) atomic_store(&g->chat_last[room], m->n);
+    }
+    pthread_mutex_unlock(&g->lock);
+    if (st == GAMES_OK) {
+        chat_entry e = entry_of(m);
+        *message = chat_json_message(&e);
+        notify_talk(g, room);
+        if (!*message) st = GAMES_ERROR;
+    }
+    free(m);
+    return st;
+}
+
+cJSON *game_chat_room(game *g, int room, int after, int limit) {
+    store_chat_message *list = NULL;
+    int count = 0;
+    int last = game_chat_last(g, room);
+    if (last - after > limit) after = last - limit;
+    if (store_read_chat(g->env->st, g->id, room, after, limit, &list, &count) != STORE_OK) return NULL;
+    chat_entry *entries = count ? calloc((size_t)count, sizeof *entries) : NULL;
+    cJSON *o = NULL;
+    if (!count || entries) {
+        for (int i = 0; i < count; i++) entries[i] = entry_of(&list[i]);
+        o = chat_json_room(entries, count, last);
+    }
+    free(entries);
+    free(list);
+    return o;
+}
+
+/* ---- cancelling ----------------------------------------------------------- */
+
+games_status game_cancel(game *g, int color) {
+    if (color != BLACK && color != WHITE) return GAMES_ERROR;
+    pthread_mutex_lock(&g->lock);
+    games_status st = GAMES_OK;
+    if (g->row.cancelled_at_ms) st = GAMES_CANCELLED;
+    else if (g->mode != MODE_ONLINE || secrets_hash_is_zero(g->row.invite_hash)) st = GAMES_SEAT_TAKEN;
+    int64_t now = game_env_now_ms(g->env);
+    if (st == GAMES_OK) st = games_status_of_store(store_cancel_game(g->env->st, g->id, now));
+    if (st == GAMES_OK) {
+        g->row.cancelled_at_ms = now;
+        memset(g->row.invite_hash, 0, sizeof g->row.invite_hash);
+        g->row.invite_color = 0;
+        game_invalidate(g);
+    }
+    pthread_mutex_unlock(&g->lock);
+    if (st == GAMES_OK) game_notify(g);
+    return st;
+}

@@ -1,0 +1,162 @@
+/* Unit tests of a game's table talk (server/game_talk.c) over a real store:
+ * who reads which room before and after the end (the whole table), that a
+ * message wakes only the talk callback of watchers (never their update
+ * callback, so a message changes no view), names in the views, the rooms'
+ * numbering and its survival across a reopen, and cancelling. */
+#include "harness.h"
+#include "test_store_util.h"
+
+#include <stdlib.h>
+
+#include "server/games.h"
+
+typedef struct fixture {
+    char dir[256];
+    store *st;
+    games *gm;
+} fixture;
+
+static bool fixture_open(fixture *f) {
+    memset(f, 0, sizeof *f);
+    char err[200];
+    if (test_tmpdir(f->dir, sizeof f->dir) != 0 || !(f->st = test_store_open(f->dir, "games.db"))) return false;
+    return games_open(&f->gm, f->st, err, sizeof err) == GAMES_OK;
+}
+
+static void fixture_close(fixture *f) {
+    games_close(f->gm);
+    store_close(f->st);
+    test_rmtree(f->dir);
+}
+
+static game *new_game(fixture *f, game_mode mode, game_created *c) {
+    game_new req;
+    memset(&req, 0, sizeof req);
+    req.mode = mode;
+    req.settings = settings_default();
+    req.tc = time_control_none();
+    req.creator_color = BLACK;
+    req.level = "easy";
+    game *g = NULL;
+    if (games_create(f->gm, &req, c) != GAMES_OK || games_get(f->gm, c->id, &g) != GAMES_OK) return NULL;
+    return g;
+}
+
+static char *text_of(cJSON *o) {
+    char *t = o ? cJSON_PrintUnformatted(o) : NULL;
+    cJSON_Delete(o);
+    return t;
+}
+
+TEST(game_talk_who_reads_which_room) {
+    const viewer seats[] = { (viewer)BLACK, (viewer)WHITE };
+    for (int over = 0; over <= 1; over++) {
+        for (int i = 0; i < 2; i++) {
+            CHECK(game_room_readable(MODE_ONLINE, seats[i], GAME_ROOM_PLAYERS, over));
+            CHECK_EQ_INT(game_room_readable(MODE_ONLINE, seats[i], GAME_ROOM_SPECTATORS, over), over);
+            CHECK(game_room_readable(MODE_HOTSEAT, seats[i], GAME_ROOM_PLAYERS, over));
+            CHECK(!game_room_readable(MODE_HOTSEAT, seats[i], GAME_ROOM_SPECTATORS, over));
+        }
+        CHECK_EQ_INT(game_room_readable(MODE_ONLINE, VIEWER_SPECTATOR, GAME_ROOM_PLAYERS, over), over);
+        CHECK(game_room_readable(MODE_ONLINE, VIEWER_SPECTATOR, GAME_ROOM_SPECTATORS, over));
+        CHECK(!game_room_readable(MODE_COMPUTER, VIEWER_SPECTATOR, GAME_ROOM_SPECTATORS, over));
+        CHECK(!game_room_readable(MODE_ONLINE, VIEWER_SPECTATOR, 3, over));
+    }
+}
+
+typedef struct listening {
+    games_watcher w;             /* first */
+    int updates, talks, last_room;
+} listening;
+
+static void on_update(games_watcher *w) { ((listening *)w)->updates++; }
+static void on_talk(games_watcher *w, int room) {
+    ((listening *)w)->talks++;
+    ((listening *)w)->last_room = room;
+}
+
+TEST(game_talk_messages_wake_talk_only_and_are_numbered_per_room) {
+    fixture f;
+    if (!fixture_open(&f)) { CHECK(!"fixture"); return; }
+    game_created c;
+    game *g = new_game(&f, MODE_ONLINE, &c);
+    if (!g) { CHECK(g != NULL); fixture_close(&f); return; }
+    listening l = { .w = { .notify = on_update, .talk = on_talk } };
+    game_watch(g, &l.w);
+    char *before = text_of(game_view(g, (viewer)BLACK, NULL));
+    cJSON *m = NULL;
+    CHECK_EQ_INT(game_say(g, VIEWER_SPECTATOR, "kib", "D4?", &m), GAMES_OK);
+    char *text = text_of(m);
+    CHECK(text && strstr(text, "\"room\":\"spectators\",\"n\":1,\"from\":\"spectator\",\"name\":\"kib\""));
+    free(text);
+    CHECK_EQ_INT(game_say(g, (viewer)BLACK, NULL, "hello", &m), GAMES_OK);
+    text = text_of(m);
+    CHECK(text && strstr(text, "\"room\":\"players\",\"n\":1,\"from\":\"black\",\"name\":null"));
+    free(text);
+    CHECK_EQ_INT(l.talks, 2);
+    CHECK_EQ_INT(l.last_room, GAME_ROOM_PLAYERS);
+    CHECK_EQ_INT(l.updates, 0);                       /* talk changes no view */
+    char *after = text_of(game_view(g, (viewer)BLACK, NULL));
+    char *cut_b = before ? strstr(before, "\"clock\"") : NULL, *cut_a = after ? strstr(after, "\"clock\"") : NULL;
+    if (cut_b) *cut_b = '\0';
+    if (cut_a) *cut_a = '\0';
+    CHECK(before && after && strcmp(before, after) == 0);
+    free(before);
+    free(after);
+    CHECK_EQ_INT(game_chat_last(g, GAME_ROOM_PLAYERS), 1);
+    CHECK_EQ_INT(game_chat_last(g, GAME_ROOM_SPECTATORS), 1);
+
+    CHECK_EQ_INT(game_rename(g, BLACK, "Alice"), GAMES_OK);
+    CHECK_EQ_INT(l.updates, 1);                       /* a name is part of the view */
+    text = text_of(game_view(g, VIEWER_SPECTATOR, NULL));
+    CHECK(text && strstr(text, "\"black\":{\"taken\":true,\"computer\":false,\"connected\":false,\"name\":\"Alice\"}"));
+    free(text);
+    game_unwatch(g, &l.w);
+    game_release(g);
+
+    char err[200];                                    /* a reopen replays names and numbering */
+    games_close(f.gm);
+    CHECK_EQ_INT(games_open(&f.gm, f.st, err, sizeof err), GAMES_OK);
+    CHECK_EQ_INT(games_get(f.gm, c.id, &g), GAMES_OK);
+    CHECK_EQ_INT(game_say(g, (viewer)BLACK, NULL, "again", &m), GAMES_OK);
+    text = text_of(m);
+    CHECK(text && strstr(text, "\"n\":2,\"from\":\"black\",\"name\":\"Alice\""));
+    free(text);
+    cJSON *room = game_chat_room(g, GAME_ROOM_PLAYERS, 0, 10);
+    text = text_of(room);
+    CHECK(text && strstr(text, "\"last\":2"));
+    free(text);
+    game_release(g);
+    fixture_close(&f);
+}
+
+TEST(game_talk_closed_rooms_and_cancelling) {
+    fixture f;
+    if (!fixture_open(&f)) { CHECK(!"fixture"); return; }
+    game_created c;
+    game *hot = new_game(&f, MODE_HOTSEAT, &c);
+    cJSON *m = NULL;
+    CHECK_EQ_INT(game_say(hot, VIEWER_SPECTATOR, NULL, "hi", &m), GAMES_CHAT_CLOSED);
+    CHECK(m == NULL);
+    CHECK_EQ_INT(game_cancel(hot, BLACK), GAMES_SEAT_TAKEN);
+    game_release(hot);
+
+    game *g = new_game(&f, MODE_ONLINE, &c);
+    if (!g) { CHECK(g != NULL); fixture_close(&f); return; }
+    CHECK(!game_cancelled(g));
+    CHECK_EQ_INT(game_cancel(g, BLACK), GAMES_OK);
+    CHECK(game_cancelled(g));
+    CHECK_EQ_INT(game_cancel(g, BLACK), GAMES_CANCELLED);
+    int color = 0;
+    char token[SECRET_TEXT_LEN + 1];
+    CHECK_EQ_INT(game_claim(g, c.invite, &color, token), GAMES_CANCELLED);
+    CHECK_EQ_INT(game_say(g, (viewer)BLACK, NULL, "anyone?", &m), GAMES_CANCELLED);
+    action pass = { .kind = ACT_PASS, .color = BLACK, .point = NO_POINT };
+    cJSON *answer = NULL;
+    CHECK_EQ_INT(game_act(g, BLACK, 1, &pass, &answer), GAMES_CANCELLED);
+    char *text = text_of(game_view(g, VIEWER_SPECTATOR, NULL));
+    CHECK(text && strstr(text, "\"cancelled\":true"));
+    free(text);
+    game_release(g);
+    fixture_close(&f);
+}

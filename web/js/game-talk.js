@@ -1,0 +1,96 @@
+// The game page's table talk and cancelling, kept apart from game.js so the
+// page's layout can change without touching them: game.js hands over each
+// view and each WebSocket message that is not an update, and this module
+// owns the chat panel (talk.js, a <details id="talk-panel"> it puts at the
+// top of the page's side column), the
+// "Cancel the game" button shown while nobody has taken the other seat,
+// and the page a cancelled game shows instead of a board.
+
+import { t } from './i18n.js';
+import { api } from './api.js';
+import { errorMessage } from './page.js';
+import { confirmAction } from './dialog.js';
+import { TablePanel } from './talk.js';
+
+const $ = (id) => document.getElementById(id);
+
+// What a cancelled game's link shows (the seat, invite and watch links
+// alike): a heading, why, and a way to start another game.
+export function showCancelled() {
+  if ($('cancelled-page')) return;
+  const heading = document.createElement('h1');
+  heading.textContent = t('cancel.heading');
+  const text = document.createElement('p');
+  text.textContent = t('cancel.text');
+  const link = document.createElement('a');
+  link.className = 'button primary';
+  link.href = '/';
+  link.textContent = t('cancel.startNew');
+  const actions = document.createElement('p');
+  actions.className = 'actions';
+  actions.append(link);
+  const section = document.createElement('section');
+  section.id = 'cancelled-page';
+  section.className = 'card cancelled';
+  section.append(heading, text, actions);
+  $('loading').hidden = true;
+  $('game-area').hidden = true;
+  $('main').append(section);
+}
+
+export class GameTalk {
+  // seat(): {color, token} of the seat the page acts for, or null.
+  constructor({ gameId, seat, hotseat, onNotice }) {
+    Object.assign(this, { gameId, seat, onNotice });
+    const details = document.createElement('details');
+    details.id = 'talk-panel';
+    details.className = 'panel fold';
+    document.querySelector('.side-column')?.prepend(details);
+    this.panel = new TablePanel(details, { gameId, seat, hotseat });
+    this.cancelButton = document.createElement('button');
+    this.cancelButton.type = 'button';
+    this.cancelButton.id = 'cancel-game';
+    this.cancelButton.className = 'danger';
+    this.cancelButton.addEventListener('click', () => this.cancel());
+    $('waiting')?.append(this.cancelButton);
+    this.view = null;
+  }
+
+  onView(view) {
+    this.view = view;
+    if (view.cancelled) {
+      showCancelled();
+      return;
+    }
+    this.panel.onView(view);
+    this.cancelButton.textContent = t('cancel.button');
+    this.cancelButton.hidden = !this.cancellable(view);
+  }
+
+  onFrame(message) {
+    this.panel.onFrame(message);
+  }
+
+  // After a reconnect: what was said meanwhile.
+  resync() {
+    this.panel.refresh();
+  }
+
+  cancellable(view) {
+    const player = view.viewer === 'black' || view.viewer === 'white';
+    const other = view.viewer === 'black' ? 'white' : 'black';
+    return player && 'cancelled' in view && view.game.mode === 'online' && !view.over && !view.seats?.[other]?.taken;
+  }
+
+  async cancel() {
+    const seat = this.seat();
+    if (!seat?.token || !this.view || !this.cancellable(this.view)) return;
+    if (!(await confirmAction(t('cancel.confirm'), t('cancel.button')))) return;
+    try {
+      await api.cancel(this.gameId, seat.token);
+      showCancelled();
+    } catch (error) {
+      this.onNotice(errorMessage(error));
+    }
+  }
+}
