@@ -21,15 +21,17 @@ SANITIZE ?=
 WERROR   ?=
 CFLAGS_BASE = -std=c11 -D_GNU_SOURCE -g $(OPT) -Wall -Wextra $(if $(WERROR),-Werror) \
               -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
-              -MMD -MP -Isrc $(if $(SANITIZE),-fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all)
+              -MMD -MP -Isrc $(PQ_CFLAGS) $(if $(SANITIZE),-fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all)
 CFLAGS  ?=
+# libpq's header lives in /usr/include/postgresql on Debian.
+PQ_CFLAGS := $(shell pkg-config --cflags libpq 2>/dev/null || echo -I/usr/include/postgresql)
 # assert() checks the documented preconditions (and the board's invariants
 # after every referee move) in sanitizer builds, which `make test` runs, and
 # with DEBUG=1; the plain build that `make run` serves and the image ships
 # defines NDEBUG, so the playout loops pay nothing for them.
 DEBUG   ?= $(if $(SANITIZE),1,0)
 ALL_CFLAGS = $(CFLAGS_BASE) $(if $(filter 1,$(DEBUG)),,-DNDEBUG) $(CFLAGS)
-LDLIBS   = -lcivetweb -lcjson -lsqlite3 -lqrencode -lunistring -lcrypto -lpthread -lm
+LDLIBS   = -lcivetweb -lcjson -lsqlite3 -lpq -lqrencode -lunistring -lcrypto -lpthread -lm
 LDFLAGS_ALL = $(if $(SANITIZE),-fsanitize=$(SANITIZE)) $(LDFLAGS)
 
 VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)

@@ -39,3 +39,7 @@ bench/load.sh
 # ---------------------------------------------------------------------------
 section "server: view reads vs nginx, durable attempts over HTTP vs the loop, memory (issue 3)"
 PHANTOMGO_BIN="$BIN" BENCH_SECONDS="$SECONDS_EACH" bench/server.sh
+
+# ---------------------------------------------------------------------------
+section "cluster: HAProxy with 1, 2, 3 servers on PostgreSQL beside 1 on SQLite (issue 17)"
+PHANTOMGO_BIN="$BIN" bench/cluster.sh

@@ -4,8 +4,9 @@
 # engine runs. It uses podman instead (`podman build --isolation=chroot
 # --format docker`, which needs no daemon and no container runtime), and:
 #   - installs what it needs (podman, mmdebstrap, docker-compose, runc) with apt;
-#   - lints both Dockerfiles (npm dockerfile-utils) and validates both
-#     compose files (`docker-compose config`, no engine needed);
+#   - lints both Dockerfiles (npm dockerfile-utils) and validates the
+#     compose files (`docker-compose config`, no engine needed) and the
+#     cluster's HAProxy configuration (`haproxy -c`);
 #   - gets the debian:bookworm(-slim) base images: already in podman's
 #     storage, pulled, or, when the registry cannot be reached, made locally
 #     with mmdebstrap (one minbase rootfs with the slim image's dpkg excludes,
@@ -361,6 +362,11 @@ for f in docker/compose.yaml docker/compose.proxy.yaml; do
         eval "compose_has $f '^ *- phantomgo-data:/data' && compose_has $f '^ *restart: unless-stopped'"
 done
 check "docker/compose.yaml publishes port 8080" compose_has docker/compose.yaml '^ *(- )?published: 8080'
+PHANTOMGO_DB_PASSWORD=check check "docker/compose.cluster.yaml is valid (docker-compose config)" \
+    compose_valid docker/compose.cluster.yaml
+check "docker/compose.cluster.yaml runs PostgreSQL, three servers and HAProxy on 8080" \
+    eval "compose_has docker/compose.cluster.yaml '^ *image: postgres:15' && compose_has docker/compose.cluster.yaml '^ *app3:' && compose_has docker/compose.cluster.yaml '^ *(- )?published: 8080'"
+check "docker/haproxy.cfg is valid (haproxy -c)" haproxy -c -q -f docker/haproxy.cfg
 
 base_how=''
 if ensure_base_images; then pass "debian:bookworm and bookworm-slim base images ($base_how)"

@@ -17,10 +17,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # What the compiler reads (headers, libraries); then what running needs.
-compile_pkgs=(gcc libc6-dev make libcivetweb-dev libcjson-dev libsqlite3-dev libqrencode-dev libunistring-dev libssl-dev)
+compile_pkgs=(gcc libc6-dev make libcivetweb-dev libcjson-dev libsqlite3-dev libpq-dev libqrencode-dev libunistring-dev libssl-dev)
 build_pkgs=("${compile_pkgs[@]}" pkg-config sqlite3 ca-certificates)
-test_pkgs=(clang chromium fonts-noto-cjk curl procps)
-bench_pkgs=(wrk nginx-light valgrind)
+test_pkgs=(clang chromium fonts-noto-cjk curl procps postgresql haproxy)
+bench_pkgs=(wrk nginx-light valgrind postgresql haproxy)
 
 missing_of() {   # missing_of PKG...: prints those not installed
   local p

@@ -85,6 +85,14 @@ node_suite bot tests/bot
 node_suite e2e tests/e2e
 if [ -d tests/artifacts/screenshots ]; then echo "   e2e screenshots: $PWD/tests/artifacts/screenshots"; fi
 node_suite hardening tests/hardening
+# The store's tests and the server suite again, on a PostgreSQL that
+# tests/pg/with-postgres.mjs starts in a temporary directory and removes.
+run_suite unit-pg node tests/pg/with-postgres.mjs build/asan/unit-tests \
+    test_store.c,test_store_concurrency.c,test_store_pg.c
+run_suite server-pg node tests/pg/with-postgres.mjs \
+    node --test --test-concurrency=1 --test-reporter=tap tests/server/*.test.mjs
+# Several servers behind HAProxy on PostgreSQL (each test starts its own).
+node_suite cluster tests/cluster
 if [ -x tests/fuzz/smoke.sh ]; then run_suite fuzz-smoke tests/fuzz/smoke.sh; fi
 # SKIP_DOCKER=1 leaves the image check out of a developer's local run (it
 # builds with podman and must not run twice at once); CI never sets it.

@@ -33,7 +33,7 @@ static const option_spec options[] = {
     INT("port", "PHANTOMGO_PORT", port, 0, 65535, "N",
         "TCP port (default 8080; 0 picks a free port)"),
     TEXT("db", "PHANTOMGO_DB", db, "PATH",
-         "SQLite database file (default ./data/phantomgo.db; directory created)"),
+         "SQLite file (default ./data/phantomgo.db; directory created) or PostgreSQL connection string"),
     INT("threads", "PHANTOMGO_THREADS", threads, 1, 1024, "N",
         "worker threads for HTTP requests (default 32)"),
     INT("max-websockets", "PHANTOMGO_MAX_WEBSOCKETS", max_websockets, 0, 20000, "N",

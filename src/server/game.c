@@ -208,6 +208,41 @@ game *game_from_store(game_env *env, store_game *row, const store_action *acts, 
     return g;
 }
 
+/* Replaces what the log determines in g (referee, times, last answers,
+ * row) with the store's, keeping g's watchers and references; false (g
+ * unchanged) if the store cannot be read. Game lock held. */
+static bool reload_log(game *g) {
+    store_game row;
+    store_action *acts = NULL;
+    int n = 0;
+    if (store_load_game(g->env->st, g->id, &row, &acts, &n) != STORE_OK) return false;
+    char err[200];
+    game *fresh = game_from_store(g->env, &row, acts, n, err, sizeof err);
+    free(acts);
+    store_game_free_fields(&row);
+    if (!fresh) return false;
+    referee *ref = g->ref; g->ref = fresh->ref; fresh->ref = ref;
+    int64_t *at = g->at_ms; g->at_ms = fresh->at_ms; fresh->at_ms = at;
+    int n_at = g->n_at; g->n_at = fresh->n_at; fresh->n_at = n_at;
+    int cap_at = g->cap_at; g->cap_at = fresh->cap_at; fresh->cap_at = cap_at;
+    store_game old_row = g->row; g->row = fresh->row; fresh->row = old_row;
+    for (int c = 0; c < 3; c++) {
+        seat_answer last = g->last[c]; g->last[c] = fresh->last[c]; fresh->last[c] = last;
+    }
+    game_free(fresh);
+    g->log_in_doubt = false;
+    game_invalidate(g);
+    atomic_store(&g->over, referee_result(g->ref).over);
+    return true;
+}
+
+void game_catch_up(game *g, int seq) {
+    pthread_mutex_lock(&g->lock);
+    bool caught_up = referee_event_count(g->ref) < seq && reload_log(g);
+    pthread_mutex_unlock(&g->lock);
+    if (caught_up) game_notify(g);
+}
+
 /* ---- seats --------------------------------------------------------------- */
 
 int game_seat_of(game *g, const char *token) {
@@ -370,6 +405,9 @@ static games_status commit_event(game *g, const action *a, const ref_event *ev, 
     referee_free(g->ref);
     g->ref = before;
     fprintf(stderr, "phantomgo: game %s: action %d not stored (%s)\n", g->id, sa.seq, store_strerror(rc));
+    /* A taken seq: another server moved the game on. Unavailable: the
+     * commit may have happened all the same. Either way the log decides. */
+    if (rc == STORE_CONFLICT || rc == STORE_UNAVAILABLE) g->log_in_doubt = true;
     games_status st = games_status_of_store(rc);
     return st == GAMES_UNAVAILABLE ? st : GAMES_ERROR;
 }
@@ -399,6 +437,11 @@ static games_status repeat_answer(const seat_answer *last, cJSON **answer) {
  * game's end, the sequence number, a claim's limit, and the referee's own
  * refusals. */
 static games_status act_locked(game *g, int color, int seq, const action *a, cJSON **answer) {
+    /* The log is the truth when this copy may be behind it: after a failed
+     * write, or when the player knows of later events than it holds (the
+     * game was played on another server meanwhile). */
+    if ((g->log_in_doubt || seq > referee_event_count(g->ref) + 1) && !reload_log(g) && g->log_in_doubt)
+        return GAMES_UNAVAILABLE;
     seat_answer *last = &g->last[color];
     if (last->seq && seq == last->seq && same_action(a, &last->act)) return repeat_answer(last, answer);
     if (g->row.cancelled_at_ms) return GAMES_CANCELLED;
@@ -415,6 +458,8 @@ static games_status act_locked(game *g, int color, int seq, const action *a, cJS
     if (why != REFUSE_NONE) return from_refusal(why);
     metrics_move kind = metric_of(ev);
     games_status st = commit_event(g, a, ev, now);
+    if (st == GAMES_ERROR && g->log_in_doubt && reload_log(g))
+        return act_locked(g, color, seq, a, answer);     /* judged again on the log */
     if (st != GAMES_OK) return st;
     metrics_move_played(kind);
     cJSON *fresh = game_answer_of(g, g->ref, color, seq);

@@ -87,6 +87,10 @@ typedef struct game_env {
  * Stored action times, clocks and deadlines all read it. */
 int64_t game_env_now_ms(game_env *env);
 
+/* Another server stored event seq of g: if this copy is behind, it is
+ * reloaded from the log and its watchers and listeners told. */
+void game_catch_up(game *g, int seq);
+
 /* ---- life -------------------------------------------------------------- */
 
 /* A game built from its store row (whose owned fields it takes, leaving

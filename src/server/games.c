@@ -127,6 +127,21 @@ static game *table_insert(games *gm, game *g) {
 
 /* ---- opening --------------------------------------------------------------- */
 
+/* Any server sharing the database stored action seq of game id: a copy
+ * held here that is behind (the game was played on another server
+ * meanwhile) catches up from the log and tells its watchers, so sockets
+ * still open here see every event. */
+static void on_stored_action(void *ctx, const char *id, int seq) {
+    games *gm = ctx;
+    pthread_mutex_lock(&gm->lock);
+    entry *e = table_find(gm, id);
+    game *g = e ? game_ref(e->g) : NULL;
+    pthread_mutex_unlock(&gm->lock);
+    if (!g) return;
+    game_catch_up(g, seq);
+    game_release(g);
+}
+
 int games_open(games **out, store *st, char *err, size_t errlen) {
     *out = NULL;
     games *gm = calloc(1, sizeof *gm);
@@ -142,12 +157,14 @@ int games_open(games **out, store *st, char *err, size_t errlen) {
     gm->last_sweep_ms = now_monotonic_ms();
     pthread_mutex_init(&gm->lock, NULL);
     pthread_rwlock_init(&gm->env.listeners_lock, NULL);
+    store_watch_actions(st, on_stored_action, gm);
     *out = gm;
     return GAMES_OK;
 }
 
 void games_close(games *gm) {
     if (!gm) return;
+    store_watch_actions(gm->env.st, NULL, NULL);
     for (size_t i = 0; i < gm->nbuckets; i++) free_entries(gm->buckets[i]);
     free(gm->buckets);
     pthread_mutex_destroy(&gm->lock);

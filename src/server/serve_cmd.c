@@ -93,7 +93,7 @@ static bool open_parts(server_ctx *srv, char *err, size_t errlen) {
     snprintf(schema, sizeof schema, "%s/schema.sql", c->root);
     resolve_dir(c->root, "web", srv->web_dir);
     resolve_dir(c->root, "static", srv->static_dir);
-    if (!make_parent_dirs(c->db)) {
+    if (!store_is_server(c->db) && !make_parent_dirs(c->db)) {
         snprintf(err, errlen, "cannot create the directory of %.300s: %s", c->db, strerror(errno));
         return false;
     }

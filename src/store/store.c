@@ -1,5 +1,5 @@
 /* Opening and closing the store: the database file, its connections, the
- * schema and its migrations.
+ * schema and its migrations (on PostgreSQL: store_pg.c).
  *
  * A new database gets schema.sql, which always describes the latest version
  * and sets PRAGMA user_version itself. An existing one is brought forward by
@@ -10,6 +10,7 @@
  * The file is created 0600 before SQLite opens it (SQLite gives the -wal and
  * -shm files the same mode): it holds hidden stones of games in progress. */
 #include "store/store_internal.h"
+#include "store/store_pg.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -325,6 +326,42 @@ static store *store_new(const char *db_path) {
     return st;
 }
 
+/* schema_pg.sql, the PostgreSQL schema kept beside schema.sql. */
+static int schema_pg_path(const char *schema_path, char *out, size_t cap) {
+    const char *slash = strrchr(schema_path, '/');
+    int dir_len = slash ? (int)(slash - schema_path + 1) : 0;
+    int n = snprintf(out, cap, "%.*sschema_pg.sql", dir_len, schema_path);
+    return n > 0 && (size_t)n < cap ? 0 : -1;
+}
+
+static int open_on_server(store **out, const char *conninfo, const char *schema_path,
+                          char *err, size_t errlen) {
+    char pg_schema[4096];
+    if (schema_pg_path(schema_path, pg_schema, sizeof pg_schema) != 0)
+        return fail(err, errlen, STORE_ERROR, schema_path, "path too long");
+    store *st = store_new("postgresql");
+    if (!st)
+        return fail(err, errlen, STORE_ERROR, "store_open", "out of memory");
+    int code = pg_store_open(&st->pg, conninfo, pg_schema, err, errlen);
+    if (code == STORE_OK && store_writer_start(st) != 0)
+        code = fail(err, errlen, STORE_ERROR, "store_open", "cannot start the writer thread");
+    if (code != STORE_OK) {
+        store_close(st);
+        return code;
+    }
+    *out = st;
+    return STORE_OK;
+}
+
+void store_watch_actions(store *st, store_action_fn fn, void *ctx) {
+    if (st && st->pg)
+        pg_store_watch(st->pg, fn, ctx);
+}
+
+bool store_is_server(const char *db_location) {
+    return db_location && pg_store_is_conninfo(db_location);
+}
+
 int store_open(store **out, const char *db_path, const char *schema_path,
                char *err, size_t errlen) {
     *out = NULL;
@@ -332,6 +369,8 @@ int store_open(store **out, const char *db_path, const char *schema_path,
         err[0] = '\0';
     if (!db_path || !*db_path || !schema_path)
         return fail(err, errlen, STORE_ERROR, "store_open", "missing database or schema path");
+    if (pg_store_is_conninfo(db_path))
+        return open_on_server(out, db_path, schema_path, err, errlen);
     int code = create_file(db_path, err, errlen);
     if (code != STORE_OK)
         return code;
@@ -355,6 +394,7 @@ void store_close(store *st) {
     if (!st)
         return;
     store_writer_stop(st);
+    pg_store_close(st->pg);
     for (int i = 0; i < STORE_READERS; i++) {
         store_finalize_all(st->readers[i].stmt, RS_COUNT);
         store_finalize_all(st->readers[i].chat, CR_COUNT);

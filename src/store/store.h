@@ -1,5 +1,7 @@
 /* Durable storage of games: their settings, seats and action log, in one
- * SQLite file. This is the only module that includes sqlite3.h.
+ * SQLite file (the default) or in a PostgreSQL database shared by several
+ * servers. This is the only module that includes sqlite3.h or libpq-fe.h;
+ * nothing above it knows which of the two it runs on.
  *
  * Shape: one writer thread owns the write connection and does group commit:
  * every write call enqueues a request and blocks until the transaction that
@@ -8,11 +10,20 @@
  * result. Reads use a separate pool of read-only connections (WAL lets them
  * run beside the writer). The handle is thread-safe.
  *
+ * On PostgreSQL the promise is the same: one transaction per batch of
+ * writes, committed before any of its callers hears STORE_OK. The database's
+ * primary key on (game, seq) refuses a second action with the same number
+ * even from another server: STORE_CONFLICT from store_append_action means
+ * the log has moved on without this caller (reload the game and answer from
+ * the log). STORE_UNAVAILABLE means the database could not be reached or
+ * the commit's outcome is unknown; nothing was acknowledged.
+ *
  * The action log is the truth: the server rebuilds a game by replaying its
  * actions through the referee. */
 #ifndef PG_STORE_H
 #define PG_STORE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -26,7 +37,15 @@ enum {
     STORE_ERROR         /* anything else (bad argument, out of memory, corrupt file) */
 };
 
-/* Opens the database at db_path, creating the file (mode 0600) and its
+/* Opens the database at db_path. A PostgreSQL connection string
+ * (postgresql://..., or libpq's keyword=value form such as
+ * "host=a,b dbname=phantomgo target_session_attrs=read-write") opens the
+ * PostgreSQL backend: it creates or upgrades the schema from schema_pg.sql,
+ * found beside schema_path, and fails with a message for an unreachable
+ * server (STORE_UNAVAILABLE), refused credentials or a database of a newer
+ * schema version (STORE_ERROR). Any other db_path is an SQLite file.
+ *
+ * SQLite: opens the database at db_path, creating the file (mode 0600) and its
  * directory (one level, as ./data) if missing; applies
  * schema_path (schema.sql) and the migrations tracked in PRAGMA user_version,
  * sets WAL, synchronous=FULL, foreign_keys=ON and a busy timeout, and starts
@@ -36,6 +55,10 @@ enum {
  * writes a message into err and leaves *out NULL. */
 int store_open(store **out, const char *db_path, const char *schema_path,
                char *err, size_t errlen);
+
+/* True when db_location names a database server (see store_open), not a
+ * file: the caller must not create directories for it. */
+bool store_is_server(const char *db_location);
 
 /* Flushes every pending write, stops the writer, closes all connections and
  * frees the handle. NULL is allowed. No call may be in flight. */
@@ -108,6 +131,16 @@ int store_set_rematch(store *st, const char *game_id, const char *rematch_id);
 int store_put_notes(store *st, const char *game_id, int color,
                     const char *ghosts_json);
 int store_create_rematch(store *st, const char *game_id, const store_game *rematch);
+
+/* Calls fn(ctx, game_id, seq) on a thread of the store whenever an action
+ * is stored by any server sharing the database (this one included), so a
+ * server can refresh a game another one moved on. Only the PostgreSQL
+ * backend has other servers (LISTEN/NOTIFY); on SQLite this does nothing.
+ * Notifications are a hint, not a log: some may be lost while the database
+ * is unreachable. fn must return quickly. NULL fn stops the watching; call
+ * it so before store_close frees what ctx points to. */
+typedef void (*store_action_fn)(void *ctx, const char *game_id, int seq);
+void store_watch_actions(store *st, store_action_fn fn, void *ctx);
 
 /* Reads (any thread). They see every write that returned STORE_OK before
  * they started. STORE_UNAVAILABLE when the file cannot be read.

@@ -2,7 +2,11 @@
  * store_chat.h). The statements are this file's own, prepared by store.c on
  * the writer's and every reader's connection; writes go through the
  * group-commit writer (store_submit_write), reads through the reader pool,
- * so talk is exactly as durable and as concurrent as the action log. */
+ * so talk is exactly as durable and as concurrent as the action log.
+ *
+ * On PostgreSQL (st->pg) the talk tables do not exist yet: the writes answer
+ * STORE_UNAVAILABLE (the API's 503) and change nothing, and the reads answer
+ * no names and empty rooms, so games load and play as before. */
 #include "store/store_chat.h"
 
 #include <stdio.h>
@@ -46,6 +50,11 @@ static bool room_ok(int room) {
     return room == STORE_ROOM_PLAYERS || room == STORE_ROOM_SPECTATORS;
 }
 
+/* Talk is not stored on PostgreSQL (see the comment atop the file). */
+static bool on_pg(const store *st) {
+    return st && st->pg;
+}
+
 static bool fits(const char *s, size_t cap) {
     return s && strnlen(s, cap) < cap;
 }
@@ -66,6 +75,8 @@ static int bind_name(sqlite3_stmt *s, const void *arg) {
 int store_put_name(store *st, const char *game_id, int color, const char *name) {
     if (!color_ok(color) || (name && !fits(name, STORE_NAME_BYTES)))
         return STORE_ERROR;
+    if (on_pg(st))
+        return STORE_UNAVAILABLE;
     bool clear = !name || !*name;
     name_args a = { color, clear ? NULL : name, now_wall_ms() };
     return store_submit_write(st, clear ? CW_CLEAR_NAME : CW_PUT_NAME, game_id, bind_name, &a, false);
@@ -84,6 +95,8 @@ int store_append_chat(store *st, const char *game_id, const store_chat_message *
     if (!m || !room_ok(m->room) || m->n < 1 || (m->author != 0 && !color_ok(m->author)) ||
         !fits(m->name, sizeof m->name) || !fits(m->text, sizeof m->text))
         return STORE_ERROR;
+    if (on_pg(st))
+        return STORE_UNAVAILABLE;
     return store_submit_write(st, CW_APPEND, game_id, bind_message, m, false);
 }
 
@@ -94,6 +107,8 @@ static int bind_cancel(sqlite3_stmt *s, const void *arg) {
 int store_cancel_game(store *st, const char *game_id, int64_t at_ms) {
     if (at_ms <= 0)
         return STORE_ERROR;
+    if (on_pg(st))
+        return STORE_UNAVAILABLE;
     return store_submit_write(st, CW_CANCEL, game_id, bind_cancel, &at_ms, true);
 }
 
@@ -113,6 +128,8 @@ int store_get_names(store *st, const char *game_id, char names[2][STORE_NAME_BYT
     if (!st || !game_id || !names)
         return STORE_ERROR;
     names[0][0] = names[1][0] = '\0';
+    if (on_pg(st))
+        return STORE_OK;
     store_reader *r = store_reader_acquire(st);
     sqlite3_stmt *s = r->chat[CR_NAMES];
     sqlite3_bind_text(s, 1, game_id, -1, SQLITE_STATIC);
@@ -134,6 +151,8 @@ int store_chat_count(store *st, const char *game_id, int room, int *out_n) {
     if (!st || !game_id || !room_ok(room) || !out_n)
         return STORE_ERROR;
     *out_n = 0;
+    if (on_pg(st))
+        return STORE_OK;
     store_reader *r = store_reader_acquire(st);
     sqlite3_stmt *s = r->chat[CR_COUNT_ROOM];
     sqlite3_bind_text(s, 1, game_id, -1, SQLITE_STATIC);
@@ -163,7 +182,7 @@ int store_read_chat(store *st, const char *game_id, int room, int after_n, int l
         *out_count = 0;
     if (!st || !game_id || !room_ok(room) || limit < 0 || !out || !out_count)
         return STORE_ERROR;
-    if (limit == 0)
+    if (limit == 0 || on_pg(st))
         return STORE_OK;
     if (limit > STORE_CHAT_READ_MAX)
         limit = STORE_CHAT_READ_MAX;

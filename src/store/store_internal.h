@@ -1,10 +1,15 @@
 /* What the files of the store module share and nothing outside it sees: the
  * layout of the handle, the two connection kinds (the writer's and the
- * pooled readers') and the mapping of SQLite's result codes to STORE_*.
+ * pooled readers'), the queued write request and the mapping of SQLite's
+ * result codes to STORE_*.
  *
  * store.c opens and closes, store_write.c is the group-commit writer,
  * store_read.c the reads, store_chat.c names, chat and cancellation (its
- * statements are its own; it writes through store_submit_write). */
+ * statements are its own; it writes through store_submit_write). The public
+ * functions check their arguments and then run on SQLite, or hand the call
+ * to the PostgreSQL backend (store_pg.h) when the handle was opened on a
+ * database server: the write queue and its thread are the same for both,
+ * only the committing of a batch differs. */
 #ifndef PG_STORE_INTERNAL_H
 #define PG_STORE_INTERNAL_H
 
@@ -38,7 +43,32 @@ enum chat_read_stmt  { CR_NAMES, CR_COUNT_ROOM, CR_READ_ROOM, CR_COUNT };
  * for one (reads take microseconds), few enough to keep memory small. */
 #define STORE_READERS 4
 
+typedef struct pg_store pg_store;
+
+/* Binds a store_submit_write statement's parameters after ?1 (SQLite's code). */
+typedef int (*store_bind_fn)(sqlite3_stmt *s, const void *arg);
+
+/* One queued write: it lives on the caller's stack until done is set. */
+/* W_OTHER: a statement of another file of the module (store_submit_write). */
+enum write_kind { W_INSERT_GAME, W_APPEND, W_CLAIM, W_REMATCH, W_PUT_NOTES, W_CREATE_REMATCH, W_OTHER };
+
 typedef struct write_req write_req;
+struct write_req {
+    enum write_kind kind;
+    const char     *game_id;
+    union {
+        const store_game   *game;       /* also the new row of W_CREATE_REMATCH */
+        const store_action *action;
+        struct { int color; const uint8_t *hash; int64_t at_ms; } claim;
+        const char         *rematch_id;
+        struct { int color; const char *json; } notes;
+        struct { enum chat_write_stmt which; store_bind_fn bind; const void *arg; bool update; } other;
+    } u;
+    int             result;
+    bool            done;
+    pthread_cond_t  cond;
+    write_req      *next;
+};
 
 typedef struct {
     sqlite3      *db;
@@ -48,6 +78,9 @@ typedef struct {
 
 struct store {
     char *path;
+    /* Set when the store lives on PostgreSQL: every SQLite field below
+     * stays unused, and the writer thread commits through pg. */
+    pg_store *pg;
 
     /* Writer: the connection belongs to the writer thread once it runs. */
     sqlite3        *wdb;
@@ -88,7 +121,6 @@ void store_writer_stop(store *st);
  * bind(s, arg) (SQLite's code). `update`: a statement that changed no row
  * means an unknown game (STORE_NOT_FOUND) or a refused change
  * (STORE_CONFLICT). Blocks until committed, like every write. */
-typedef int (*store_bind_fn)(sqlite3_stmt *s, const void *arg);
 int store_submit_write(store *st, enum chat_write_stmt which, const char *game_id,
                        store_bind_fn bind, const void *arg, bool update);
 

@@ -7,6 +7,7 @@
  * store_list_games copies the ids out before calling back, so a callback may
  * itself call the store without holding a connection. */
 #include "store/store_internal.h"
+#include "store/store_pg.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -165,6 +166,8 @@ int store_load_game(store *st, const char *game_id, store_game *out_row,
     if (!st || !game_id || !out_row || (out_actions && !out_count))
         return STORE_ERROR;
     memset(out_row, 0, sizeof *out_row);
+    if (st->pg)
+        return pg_store_load_game(st->pg, game_id, out_row, out_actions, out_count);
     store_reader *r = store_reader_acquire(st);
     int rc = run_simple(r->stmt[RS_BEGIN]);
     int code = rc == SQLITE_OK ? read_game_row(r, game_id, out_row) : store_code_of(rc);
@@ -184,6 +187,8 @@ int store_load_game(store *st, const char *game_id, store_game *out_row,
 int store_ping(store *st) {
     if (!st)
         return STORE_ERROR;
+    if (st->pg)
+        return pg_store_ping(st->pg);
     store_reader *r = store_reader_acquire(st);
     sqlite3_stmt *s = r->stmt[RS_PING];
     int rc = sqlite3_step(s);
@@ -197,6 +202,8 @@ int store_get_notes(store *st, const char *game_id, int color, char **out_ghosts
         *out_ghosts_json = NULL;
     if (!st || !game_id || (color != 1 && color != 2) || !out_ghosts_json)
         return STORE_ERROR;
+    if (st->pg)
+        return pg_store_get_notes(st->pg, game_id, color, out_ghosts_json);
     store_reader *r = store_reader_acquire(st);
     sqlite3_stmt *s = r->stmt[RS_NOTES];
     sqlite3_bind_text(s, 1, game_id, -1, SQLITE_STATIC);
@@ -253,7 +260,8 @@ int store_list_games(store *st, const char *where_kind,
     else
         return STORE_ERROR;
     id_list list = { NULL, 0 };
-    int code = collect_ids(st, which, &list);
+    int code = st->pg ? pg_store_list_ids(st->pg, where_kind, &list.ids, &list.count)
+                      : collect_ids(st, which, &list);
     for (int i = 0; code == STORE_OK && i < list.count; i++) {
         int stop = each(ctx, list.ids[i]);
         if (stop)

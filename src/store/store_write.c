@@ -13,30 +13,11 @@
  * batch simply tries again, which is how the store recovers once the fault
  * clears. */
 #include "store/store_internal.h"
+#include "store/store_pg.h"
 #include "util/now.h"
 
 #include <stdio.h>
 #include <string.h>
-
-/* W_OTHER: a statement of another file of the module (store_submit_write). */
-enum write_kind { W_INSERT_GAME, W_APPEND, W_CLAIM, W_REMATCH, W_PUT_NOTES, W_CREATE_REMATCH, W_OTHER };
-
-struct write_req {
-    enum write_kind kind;
-    const char     *game_id;
-    union {
-        const store_game   *game;       /* also the new row of W_CREATE_REMATCH */
-        const store_action *action;
-        struct { int color; const uint8_t *hash; int64_t at_ms; } claim;
-        const char         *rematch_id;
-        struct { int color; const char *json; } notes;
-        struct { enum chat_write_stmt which; store_bind_fn bind; const void *arg; bool update; } other;
-    } u;
-    int             result;
-    bool            done;
-    pthread_cond_t  cond;
-    write_req      *next;
-};
 
 const char *const store_write_sql[WS_COUNT] = {
     [WS_BEGIN]    = "BEGIN IMMEDIATE",
@@ -312,7 +293,10 @@ static void *writer_main(void *arg) {
         st->queue_head = st->queue_tail = NULL;
         pthread_mutex_unlock(&st->queue_lock);
 
-        commit_requests(st, batch);
+        if (st->pg)
+            pg_store_commit(st->pg, batch);
+        else
+            commit_requests(st, batch);
 
         pthread_mutex_lock(&st->queue_lock);
         for (write_req *r = batch, *next; r; r = next) {
@@ -427,6 +411,8 @@ int store_submit_write(store *st, enum chat_write_stmt which, const char *game_i
                        store_bind_fn bind, const void *arg, bool update) {
     if (!st || !game_id_ok(game_id) || (unsigned)which >= CW_COUNT || !bind)
         return STORE_ERROR;
+    if (st->pg)                      /* its statements are SQLite's */
+        return STORE_UNAVAILABLE;
     write_req r = { .kind = W_OTHER, .game_id = game_id,
                     .u.other = { .which = which, .bind = bind, .arg = arg, .update = update } };
     return submit(st, &r);

@@ -9,6 +9,7 @@
 // the crash tests; a killed handle's stop() only cleans up.
 //
 // The database argument is chosen here and nowhere else (testDatabase):
+// a database of its own on the PostgreSQL of PHANTOMGO_TEST_PG, or
 // PHANTOMGO_TEST_DB_URL when set (to run the suites against another
 // backend), otherwise an SQLite file in the server's data directory. A test
 // that restarts a server on the same data passes the old handle's `dir`.
@@ -18,6 +19,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { testDatabase as postgresDatabase } from '../pg/postgres.mjs';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const BIN = path.resolve(ROOT, process.env.PHANTOMGO_BIN ?? 'build/phantomgo');
@@ -40,10 +42,17 @@ export function tempDir(prefix = 'pg-test-') {
   return mkdtempSync(path.join(tmpdir(), prefix));
 }
 
-// The --db argument for a server whose data directory is dir.
+// The --db argument for a server whose data directory is dir: under
+// tests/pg/with-postgres.mjs (PHANTOMGO_TEST_PG) a PostgreSQL database of
+// that directory's own, so servers do not see each other's games and a
+// restart on the same dir finds its own.
 export function testDatabase(dir) {
-  return process.env.PHANTOMGO_TEST_DB_URL || path.join(dir, 'pg.db');
+  return postgresDatabase(dir) ?? (process.env.PHANTOMGO_TEST_DB_URL || path.join(dir, 'pg.db'));
 }
+
+// Set when the suites run on PostgreSQL (tests/pg/with-postgres.mjs): the
+// few tests about the SQLite file itself skip then, saying so.
+export const ON_POSTGRES = Boolean(process.env.PHANTOMGO_TEST_PG || process.env.PHANTOMGO_TEST_DB_URL);
 
 // Throws unless the exit {code, signal} and stderr are a clean shutdown's.
 export function assertCleanExit({ code, signal }, stderr, what = 'server') {

@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { readdirSync, rmSync, statSync } from 'node:fs';
 import net from 'node:net';
 import { startServer, call, newGame, expectError, tempDir } from './lib.mjs';
+import { ON_POSTGRES } from '../lib/server.mjs';
 
 let server, base;
 before(async () => { server = await startServer(); base = server.url; });
@@ -207,7 +208,8 @@ test('429 rate_limited with Retry-After, per address, for requests and for game 
   }
 });
 
-test('503 unavailable when the disk refuses writes: nothing changes, and play resumes after', async () => {
+test('503 unavailable when the disk refuses writes: nothing changes, and play resumes after',
+     { skip: ON_POSTGRES && 'about the SQLite file (PostgreSQL: tests/cluster)' }, async () => {
   const dir = tempDir();
   try {
     let s = await startServer({ dir });

@@ -2,6 +2,7 @@
 #include "test_store_util.h"
 
 #include <ftw.h>
+#include <libpq-fe.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,9 +23,60 @@ void test_rmtree(const char *dir) {
     nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
+const char *test_pg_base(void) {
+    const char *base = getenv("PHANTOMGO_TEST_PG");
+    return base && *base ? base : NULL;
+}
+
+int test_pg_exec(const char *dbname, const char *sql) {
+    char conninfo[1024];
+    snprintf(conninfo, sizeof conninfo, "%s dbname=%s", test_pg_base(), dbname);
+    PGconn *conn = PQconnectdb(conninfo);
+    int ok = PQstatus(conn) == CONNECTION_OK;
+    if (ok) {
+        PGresult *res = PQexec(conn, sql);
+        ok = PQresultStatus(res) == PGRES_COMMAND_OK || PQresultStatus(res) == PGRES_TUPLES_OK;
+        if (!ok)
+            fprintf(stderr, "    %s: %s", sql, PQresultErrorMessage(res));
+        PQclear(res);
+    } else {
+        fprintf(stderr, "    %s", PQerrorMessage(conn));
+    }
+    PQfinish(conn);
+    return ok ? 0 : -1;
+}
+
+/* A database per (dir, name), so every test starts empty and a reopen of
+ * the same name finds its rows, as with files. */
+static void pg_location(const char *dir, const char *name, char *out, size_t cap) {
+    char key[512];
+    snprintf(key, sizeof key, "%s/%s", dir, name);
+    unsigned long h = 5381;
+    for (const char *p = key; *p; p++)
+        h = h * 33 + (unsigned char)*p;
+    char db[32], sql[64];
+    snprintf(db, sizeof db, "unit_%lx", h & 0xffffffffffUL);
+    snprintf(sql, sizeof sql, "CREATE DATABASE %s", db);
+    /* Creating an existing database is an error: create it only once. */
+    static char made[64][32];
+    static int made_count;
+    int known = 0;
+    for (int i = 0; i < made_count; i++)
+        known |= !strcmp(made[i], db);
+    if (!known) {
+        test_pg_exec("postgres", sql);
+        if (made_count < 64)
+            snprintf(made[made_count++], sizeof made[0], "%s", db);
+    }
+    snprintf(out, cap, "%s dbname=%s", test_pg_base(), db);
+}
+
 store *test_store_open(const char *dir, const char *name) {
-    char path[512], err[256];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
+    char path[1024], err[256];
+    if (test_pg_base())
+        pg_location(dir, name, path, sizeof path);
+    else
+        snprintf(path, sizeof path, "%s/%s", dir, name);
     store *st = NULL;
     int code = store_open(&st, path, TEST_SCHEMA_PATH, err, sizeof err);
     if (code != STORE_OK)

@@ -17,8 +17,16 @@ int test_tmpdir(char *dir, size_t cap);
 /* Removes dir and everything under it. */
 void test_rmtree(const char *dir);
 
+/* PHANTOMGO_TEST_PG (a PostgreSQL connection string without dbname, set
+ * by tests/pg/with-postgres.mjs), or NULL when the tests run on SQLite. */
+const char *test_pg_base(void);
+/* Runs sql in database dbname of that server; 0 on success. */
+int test_pg_exec(const char *dbname, const char *sql);
+
 /* Opens <dir>/<name> with schema.sql; NULL (and the message on stderr) on
- * failure. */
+ * failure. With PHANTOMGO_TEST_PG set, opens instead a PostgreSQL database
+ * of its own for <dir>/<name> (created on first use), so the same tests
+ * run on both backends. */
 store *test_store_open(const char *dir, const char *name);
 
 /* A game row with the given id, a 9x9 settings object and every other field

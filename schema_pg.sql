@@ -1,0 +1,71 @@
+-- Phantom Go database schema for PostgreSQL: always the LATEST version,
+-- complete. The same tables as schema.sql (SQLite), in PostgreSQL's types.
+--
+-- src/store/store_pg.c runs this file once, on a database without the
+-- phantomgo_schema table, in one transaction; it ends by recording the
+-- version it creates. An existing database is brought up to date instead by
+-- the upgrade steps compiled into store_pg.c (one SQL step per version), so a
+-- change here comes with a new step there and a bump of both numbers.
+--
+-- The log is the truth, as on SQLite: a game is its settings plus its
+-- actions. The primary key (game_id, seq) of actions is what keeps several
+-- servers honest: an action can be stored once, by one of them. JSON stays
+-- text (checked by a cast) so every backend hands back the bytes it stored.
+
+CREATE TABLE games (
+    id            text    NOT NULL PRIMARY KEY CHECK (id ~ '^[a-z0-9]{10,20}$'),
+    created_at_ms bigint  NOT NULL,
+    mode          text    NOT NULL CHECK (mode IN ('online', 'hotseat', 'computer')),
+    settings_json text    NOT NULL CHECK (settings_json::jsonb IS NOT NULL),
+    options_json  text    NOT NULL DEFAULT '{}' CHECK (options_json::jsonb IS NOT NULL),
+    -- SHA-256 of each seat's token; NULL while the seat is free.
+    black_hash    bytea   CHECK (black_hash IS NULL OR octet_length(black_hash) = 32),
+    white_hash    bytea   CHECK (white_hash IS NULL OR octet_length(white_hash) = 32),
+    -- SHA-256 of the one-time invite secret and the colour it claims.
+    invite_hash   bytea   CHECK (invite_hash IS NULL OR octet_length(invite_hash) = 32),
+    invite_color  integer NOT NULL DEFAULT 0 CHECK (invite_color IN (0, 1, 2)),
+    rematch_id    text,
+    time_control_json text NOT NULL DEFAULT '{"type":"none"}'
+                          CHECK (time_control_json::jsonb IS NOT NULL),
+    public        boolean NOT NULL DEFAULT false,
+    started_at_ms bigint
+);
+
+CREATE INDEX games_by_mode ON games (mode, created_at_ms);
+CREATE INDEX games_public ON games (created_at_ms) WHERE public;
+
+CREATE TABLE actions (
+    game_id text    NOT NULL REFERENCES games (id),
+    seq     integer NOT NULL CHECK (seq >= 1),
+    kind    text    NOT NULL CHECK (kind IN ('attempt', 'pass', 'resign', 'timeout', 'forfeit')),
+    color   integer NOT NULL CHECK (color IN (1, 2)),
+    vertex  text    NOT NULL DEFAULT ''
+                    CHECK ((kind = 'attempt') = (vertex <> '') AND length(vertex) < 8),
+    at_ms   bigint  NOT NULL,
+    PRIMARY KEY (game_id, seq)
+);
+
+CREATE TABLE notes (
+    game_id       text    NOT NULL REFERENCES games (id),
+    color         integer NOT NULL CHECK (color IN (1, 2)),
+    ghosts_json   text    NOT NULL CHECK (ghosts_json::jsonb IS NOT NULL),
+    updated_at_ms bigint  NOT NULL,
+    PRIMARY KEY (game_id, color)
+);
+
+-- Every stored action tells the servers sharing the database (LISTEN
+-- phantomgo_actions, payload "game_id seq"), delivered at its commit, so a
+-- server holding that game in memory can catch up with the log.
+CREATE FUNCTION phantomgo_notify_action() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM pg_notify('phantomgo_actions', NEW.game_id || ' ' || NEW.seq);
+    RETURN NULL;
+END $$;
+CREATE TRIGGER actions_notify AFTER INSERT ON actions
+    FOR EACH ROW EXECUTE FUNCTION phantomgo_notify_action();
+
+-- The schema's version, one row.
+CREATE TABLE phantomgo_schema (
+    version integer NOT NULL
+);
+INSERT INTO phantomgo_schema (version) VALUES (1);

@@ -1,0 +1,98 @@
+/* The PostgreSQL backend's news of other servers: one thread with its own
+ * connection LISTENs on phantomgo_actions (schema_pg.sql's trigger notifies
+ * "game_id seq" at each stored action's commit) and passes each to the
+ * callback of store_watch_actions.
+ *
+ * It waits in poll() on the connection's socket and on a pipe that
+ * pg_store_watch(NULL) writes to stop it. A lost connection is reopened
+ * every half second (through the same multi-host string, so it follows a
+ * promoted standby); what was notified meanwhile is lost, which the callers
+ * tolerate: notifications only hurry a refresh the log would force anyway. */
+#include "store/store_pg.h"
+
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define RECONNECT_MS 500
+
+static PGconn *listen_connection(pg_store *pg) {
+    pg_link link = { NULL };
+    if (pg_link_ensure(pg, &link, "l", NULL, 0, NULL, 0) != STORE_OK)
+        return NULL;
+    PGresult *res = PQexec(link.conn, "LISTEN phantomgo_actions");
+    bool ok = PQresultStatus(res) == PGRES_COMMAND_OK;
+    PQclear(res);
+    if (!ok)
+        pg_link_drop(&link);
+    return link.conn;
+}
+
+static void deliver(pg_store *pg, PGconn *conn) {
+    PGnotify *n;
+    while ((n = PQnotifies(conn)) != NULL) {
+        char id[24];
+        int seq;
+        if (sscanf(n->extra, "%23s %d", id, &seq) == 2)
+            pg->on_action(pg->on_action_ctx, id, seq);
+        PQfreemem(n);
+    }
+}
+
+/* Waits for the connection or the stop pipe; false when told to stop. */
+static bool wait_for(pg_store *pg, int fd, int timeout_ms) {
+    struct pollfd fds[2] = { { pg->stop_pipe[0], POLLIN, 0 }, { fd, POLLIN, 0 } };
+    int n = poll(fds, fd >= 0 ? 2 : 1, timeout_ms);
+    return !(n > 0 && fds[0].revents);
+}
+
+static void *listen_main(void *arg) {
+    pg_store *pg = arg;
+    PGconn *conn = NULL;
+    for (;;) {
+        if (!conn && !(conn = listen_connection(pg))) {
+            if (!wait_for(pg, -1, RECONNECT_MS))
+                break;
+            continue;
+        }
+        if (!wait_for(pg, PQsocket(conn), -1))
+            break;
+        if (!PQconsumeInput(conn) || PQstatus(conn) != CONNECTION_OK) {
+            PQfinish(conn);
+            conn = NULL;
+            continue;
+        }
+        deliver(pg, conn);
+    }
+    PQfinish(conn);
+    return NULL;
+}
+
+void pg_store_watch(pg_store *pg, store_action_fn fn, void *ctx) {
+    if (pg->listening) {
+        char stop = 1;
+        if (write(pg->stop_pipe[1], &stop, 1) != 1)
+            perror("store: stopping the listener");
+        pthread_join(pg->listener, NULL);
+        close(pg->stop_pipe[0]);
+        close(pg->stop_pipe[1]);
+        pg->listening = false;
+    }
+    pg->on_action = fn;
+    pg->on_action_ctx = ctx;
+    if (!fn)
+        return;
+    if (pipe(pg->stop_pipe) != 0) {
+        perror("store: no pipe for the listener");
+        return;
+    }
+    if (pthread_create(&pg->listener, NULL, listen_main, pg) != 0) {
+        close(pg->stop_pipe[0]);
+        close(pg->stop_pipe[1]);
+        fprintf(stderr, "store: cannot start the listener thread\n");
+        return;
+    }
+    pg->listening = true;
+}

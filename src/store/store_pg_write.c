@@ -1,0 +1,307 @@
+/* The PostgreSQL backend's group commit: the writer thread hands over every
+ * queued write at once and this runs them in one transaction on the
+ * writer's connection, so one commit (one WAL flush, and with a synchronous
+ * standby one round trip to it) acknowledges them all.
+ *
+ * In PostgreSQL a failed statement aborts its whole transaction, so the
+ * statements are written not to fail for the answers a caller expects:
+ * a duplicate is ON CONFLICT DO NOTHING, an unknown game is a WHERE EXISTS,
+ * and a write that changed nothing asks why (conflict or not found). A
+ * statement that fails anyway (a CHECK on a bad value) rolls the batch back
+ * and every request then runs in a transaction of its own, so one bad
+ * write never takes the others down. A lost connection, a shutting-down or
+ * read-only server answers STORE_UNAVAILABLE to the whole batch and drops
+ * the connection; the next batch reconnects (finding a promoted standby
+ * through a multi-host connection string). A COMMIT whose answer is lost is
+ * UNAVAILABLE too: its outcome is unknown, so nothing is acknowledged, and
+ * a retry of the same seq meets the primary key if it did commit. */
+#include "store/store_pg.h"
+#include "util/now.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+const char *const pg_write_sql[PW_COUNT] = {
+    [PW_INSERT_GAME] =
+        "INSERT INTO games (id, created_at_ms, mode, settings_json, options_json,"
+        " black_hash, white_hash, invite_hash, invite_color, rematch_id,"
+        " time_control_json, public, started_at_ms)"
+        " VALUES ($1, $2::bigint, $3, $4, $5, $6::bytea, $7::bytea, $8::bytea, $9::integer,"
+        " $10, coalesce($11, '{\"type\":\"none\"}'), $12::boolean, nullif($13::bigint, 0))"
+        " ON CONFLICT (id) DO NOTHING",
+    [PW_APPEND] =
+        "INSERT INTO actions (game_id, seq, kind, color, vertex, at_ms)"
+        " SELECT $1, $2::integer, $3, $4::integer, $5, $6::bigint"
+        " WHERE EXISTS (SELECT 1 FROM games WHERE id = $1)"
+        " ON CONFLICT (game_id, seq) DO NOTHING",
+    [PW_CLAIM] =
+        "UPDATE games SET"
+        " black_hash = CASE $2::integer WHEN 1 THEN $3::bytea ELSE black_hash END,"
+        " white_hash = CASE $2::integer WHEN 2 THEN $3::bytea ELSE white_hash END,"
+        " invite_hash = NULL, invite_color = 0,"
+        " started_at_ms = coalesce(started_at_ms, $4::bigint)"
+        " WHERE id = $1 AND invite_hash IS NOT NULL AND invite_color = $2::integer"
+        " AND (CASE $2::integer WHEN 1 THEN black_hash ELSE white_hash END) IS NULL",
+    [PW_REMATCH] =
+        "UPDATE games SET rematch_id = $2"
+        " WHERE id = $1 AND (rematch_id IS NULL OR rematch_id = $2)",
+    [PW_PUT_NOTES] =
+        "INSERT INTO notes (game_id, color, ghosts_json, updated_at_ms)"
+        " SELECT $1, $2::integer, $3, $4::bigint WHERE EXISTS (SELECT 1 FROM games WHERE id = $1)"
+        " ON CONFLICT (game_id, color) DO UPDATE"
+        " SET ghosts_json = excluded.ghosts_json, updated_at_ms = excluded.updated_at_ms",
+    [PW_GAME_EXISTS] = "SELECT 1 FROM games WHERE id = $1",
+};
+
+/* Parameters of one statement, as text except the hashes (binary). */
+enum { MAX_PARAMS = 13 };
+typedef struct {
+    const char *values[MAX_PARAMS];
+    int         lengths[MAX_PARAMS];
+    int         formats[MAX_PARAMS];
+    char        numbers[MAX_PARAMS][24];
+    int         count;
+} params;
+
+static void add_text(params *p, const char *text) {
+    p->values[p->count] = text;
+    p->formats[p->count++] = 0;
+}
+
+static void add_int(params *p, int64_t v) {
+    snprintf(p->numbers[p->count], sizeof p->numbers[0], "%" PRId64, v);
+    add_text(p, p->numbers[p->count]);
+}
+
+static bool is_zero(const uint8_t *bytes, size_t n) {
+    uint8_t any = 0;
+    for (size_t i = 0; i < n; i++)
+        any |= bytes[i];
+    return any == 0;
+}
+
+/* A 32-byte hash; all zero means none (NULL). */
+static void add_hash(params *p, const uint8_t *hash) {
+    if (is_zero(hash, 32)) {
+        add_text(p, NULL);
+        return;
+    }
+    p->values[p->count] = (const char *)hash;
+    p->lengths[p->count] = 32;
+    p->formats[p->count++] = 1;
+}
+
+static enum pg_write_stmt bind_request(const write_req *r, params *p) {
+    memset(p, 0, sizeof *p);
+    add_text(p, r->game_id);
+    switch (r->kind) {
+    case W_INSERT_GAME: {
+        const store_game *g = r->u.game;
+        add_int(p, g->created_at_ms);
+        add_text(p, g->mode);
+        add_text(p, g->settings_json);
+        add_text(p, g->options_json);
+        add_hash(p, g->seat_hash[0]);
+        add_hash(p, g->seat_hash[1]);
+        add_hash(p, g->invite_hash);
+        add_int(p, g->invite_color);
+        add_text(p, *g->rematch_id ? g->rematch_id : NULL);
+        add_text(p, g->time_control_json);
+        add_text(p, g->is_public ? "true" : "false");
+        add_int(p, g->started_at_ms);
+        return PW_INSERT_GAME;
+    }
+    case W_APPEND: {
+        const store_action *a = r->u.action;
+        add_int(p, a->seq);
+        add_text(p, a->kind);
+        add_int(p, a->color);
+        add_text(p, a->vertex);
+        add_int(p, a->at_ms);
+        return PW_APPEND;
+    }
+    case W_CLAIM:
+        add_int(p, r->u.claim.color);
+        add_hash(p, r->u.claim.hash);
+        add_int(p, r->u.claim.at_ms);
+        return PW_CLAIM;
+    case W_REMATCH:
+        add_text(p, r->u.rematch_id);
+        return PW_REMATCH;
+    case W_CREATE_REMATCH:
+        break;                       /* two statements: see apply_create_rematch */
+    case W_PUT_NOTES:
+        add_int(p, r->u.notes.color);
+        add_text(p, r->u.notes.json);
+        add_int(p, now_wall_ms());
+        return PW_PUT_NOTES;
+    case W_OTHER:
+        break;                       /* never queued on PostgreSQL: store_submit_write refuses */
+    }
+    return PW_GAME_EXISTS;
+}
+
+static PGresult *exec_prepared(PGconn *conn, enum pg_write_stmt which, const params *p) {
+    char name[16];
+    snprintf(name, sizeof name, "w%d", (int)which);
+    return PQexecPrepared(conn, name, p->count, p->values, p->lengths, p->formats, 0);
+}
+
+/* After a write that changed no row: the game is missing, or the row
+ * refused the change (duplicate, seat taken, other rematch). */
+static int why_unchanged(PGconn *conn, const char *game_id, bool *failed, bool *broken) {
+    params p;
+    memset(&p, 0, sizeof p);
+    add_text(&p, game_id);
+    PGresult *res = exec_prepared(conn, PW_GAME_EXISTS, &p);
+    int code;
+    if (PQresultStatus(res) == PGRES_TUPLES_OK) {
+        code = PQntuples(res) ? STORE_CONFLICT : STORE_NOT_FOUND;
+    } else {
+        *failed = true;
+        code = pg_code_of(conn, res, broken);
+    }
+    PQclear(res);
+    return code;
+}
+
+static int apply_request(PGconn *conn, const write_req *r, bool *failed, bool *broken);
+
+static bool run_command(PGconn *conn, const char *sql, bool *broken);
+
+/* A rematch's new game and the old game's link to it, both or neither: a
+ * savepoint undoes the insert when the link is refused. */
+static int apply_create_rematch(PGconn *conn, const write_req *r, bool *failed, bool *broken) {
+    if (!run_command(conn, "SAVEPOINT rematch", broken)) {
+        *failed = true;
+        return STORE_UNAVAILABLE;
+    }
+    write_req insert = { .kind = W_INSERT_GAME, .game_id = r->u.game->id, .u.game = r->u.game };
+    write_req link = { .kind = W_REMATCH, .game_id = r->game_id, .u.rematch_id = r->u.game->id };
+    int code = apply_request(conn, &insert, failed, broken);
+    if (code == STORE_OK && !*failed)
+        code = apply_request(conn, &link, failed, broken);
+    if (*failed || *broken)
+        return code;
+    bool cmd_broken;
+    bool ok = run_command(conn, code == STORE_OK ? "RELEASE SAVEPOINT rematch"
+                                                 : "ROLLBACK TO SAVEPOINT rematch", &cmd_broken);
+    if (!ok) {
+        *failed = true;
+        *broken = cmd_broken;
+        return STORE_UNAVAILABLE;
+    }
+    return code;
+}
+
+/* Runs r inside the open transaction. *failed: the statement failed (the
+ * transaction is aborted); *broken: the connection must go. */
+static int apply_request(PGconn *conn, const write_req *r, bool *failed, bool *broken) {
+    *failed = *broken = false;
+    if (r->kind == W_CREATE_REMATCH)
+        return apply_create_rematch(conn, r, failed, broken);
+    params p;
+    enum pg_write_stmt which = bind_request(r, &p);
+    PGresult *res = exec_prepared(conn, which, &p);
+    int code;
+    *failed = *broken = false;
+    if (PQresultStatus(res) == PGRES_COMMAND_OK) {
+        bool changed = strcmp(PQcmdTuples(res), "0") != 0;
+        code = changed ? STORE_OK : why_unchanged(conn, r->game_id, failed, broken);
+    } else {
+        *failed = true;
+        code = pg_code_of(conn, res, broken);
+    }
+    PQclear(res);
+    return code;
+}
+
+static bool run_command(PGconn *conn, const char *sql, bool *broken) {
+    PGresult *res = PQexec(conn, sql);
+    bool ok = PQresultStatus(res) == PGRES_COMMAND_OK;
+    *broken = false;
+    if (!ok)
+        pg_code_of(conn, res, broken);
+    PQclear(res);
+    return ok;
+}
+
+static void set_all(write_req *list, int code) {
+    for (write_req *r = list; r; r = r->next)
+        r->result = code;
+}
+
+/* LOST: the connection failed before COMMIT was sent, so nothing of the
+ * batch is in the database; UNKNOWN: COMMIT was sent and its answer lost. */
+enum batch_outcome { BATCH_COMMITTED, BATCH_ROLLED_BACK, BATCH_LOST, BATCH_UNKNOWN };
+
+/* The whole list in one transaction. */
+static enum batch_outcome run_batch(PGconn *conn, write_req *list) {
+    bool broken;
+    if (!run_command(conn, "BEGIN", &broken))
+        return broken ? BATCH_LOST : BATCH_ROLLED_BACK;
+    for (write_req *r = list; r; r = r->next) {
+        bool failed;
+        r->result = apply_request(conn, r, &failed, &broken);
+        if (broken)
+            return BATCH_LOST;
+        if (failed) {
+            run_command(conn, "ROLLBACK", &broken);
+            return broken ? BATCH_LOST : BATCH_ROLLED_BACK;
+        }
+    }
+    if (run_command(conn, "COMMIT", &broken))
+        return BATCH_COMMITTED;
+    if (broken)
+        return BATCH_UNKNOWN;
+    run_command(conn, "ROLLBACK", &broken);     /* a refused COMMIT commits nothing */
+    return BATCH_ROLLED_BACK;
+}
+
+/* After a rolled-back batch: each request in a transaction of its own, its
+ * result its own. */
+static bool run_each_alone(PGconn *conn, write_req *list) {
+    for (write_req *r = list; r; r = r->next) {
+        write_req *rest = r->next;
+        r->next = NULL;
+        enum batch_outcome outcome = run_batch(conn, r);
+        r->next = rest;
+        if (outcome == BATCH_LOST || outcome == BATCH_UNKNOWN) {
+            set_all(r, STORE_UNAVAILABLE);
+            return false;
+        }
+        if (outcome == BATCH_ROLLED_BACK && r->result == STORE_OK)
+            r->result = STORE_ERROR;
+    }
+    return true;
+}
+
+void pg_store_commit(pg_store *pg, write_req *list) {
+    char err[512];
+    /* A connection that broke while idle is only found out by using it:
+     * a batch that it lost before COMMIT is tried once more on a fresh
+     * connection before it is refused. */
+    for (int attempt = 0; attempt < 2; attempt++) {
+        bool fresh = !pg->writer.conn;
+        if (pg_link_ensure(pg, &pg->writer, "w", pg_write_sql, PW_COUNT, err, sizeof err) != STORE_OK) {
+            fprintf(stderr, "store: %s\n", err);
+            set_all(list, STORE_UNAVAILABLE);
+            return;
+        }
+        enum batch_outcome outcome = run_batch(pg->writer.conn, list);
+        if (outcome == BATCH_COMMITTED)
+            return;
+        if (outcome == BATCH_ROLLED_BACK) {
+            if (!run_each_alone(pg->writer.conn, list))
+                pg_link_drop(&pg->writer);
+            return;
+        }
+        fprintf(stderr, "store: the PostgreSQL connection failed: %s\n",
+                PQerrorMessage(pg->writer.conn));
+        pg_link_drop(&pg->writer);
+        set_all(list, STORE_UNAVAILABLE);
+        if (fresh || outcome == BATCH_UNKNOWN)
+            return;
+    }
+}
