@@ -7,7 +7,11 @@
 #include <stdio.h>
 #include <string.h>
 
-struct command { const char *name; int (*run)(int argc, char **argv); const char *summary; };
+struct command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+};
 
 static const struct command commands[] = {
     { "serve", cmd_serve, "serve the web application and its HTTP API (make run)" },
@@ -22,8 +26,10 @@ static void usage(FILE *out) {
     fprintf(out, "usage: phantomgo <command> [options]\n\ncommands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(out, "  %-12s %s\n", commands[i].name, commands[i].summary);
-    fprintf(out, "\n'phantomgo <command> --help' describes a command's options.\n"
-                 "phantomgo %s (%s)\n", pg_version, pg_commit);
+    fprintf(out,
+            "\n'phantomgo <command> --help' describes a command's options.\n"
+            "phantomgo %s (%s)\n",
+            pg_version, pg_commit);
 }
 
 int main(int argc, char **argv) {
@@ -36,8 +42,7 @@ int main(int argc, char **argv) {
         return 0;
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        if (!strcmp(argv[1], commands[i].name))
-            return commands[i].run(argc - 1, argv + 1);
+        if (!strcmp(argv[1], commands[i].name)) return commands[i].run(argc - 1, argv + 1);
     fprintf(stderr, "phantomgo: unknown command '%s'\n", argv[1]);
     usage(stderr);
     return 2;

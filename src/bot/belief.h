@@ -27,18 +27,18 @@
 #include "engine/rng.h"
 
 typedef struct belief {
-    board base;                        /* our stones only */
+    board base; /* our stones only */
     int me, opp;
-    int opp_total;                     /* opponent stones on the real board */
+    int opp_total; /* opponent stones on the real board */
     /* Known stones and refused points, each list with this turn's tried
      * points first: they are explained before older facts, which may be
      * stale, use up the stone count. */
     int n_certain, n_refused, n_certain_now, n_refused_now;
-    point certain[BOARD_MAX_POINTS];   /* OPP_CERTAIN points */
-    point refused[BOARD_MAX_POINTS];   /* OPP_REFUSED points */
+    point certain[BOARD_MAX_POINTS]; /* OPP_CERTAIN points */
+    point refused[BOARD_MAX_POINTS]; /* OPP_REFUSED points */
     int n_prior;
     point prior_point[BOARD_MAX_POINTS];
-    double prior_cum[BOARD_MAX_POINTS];   /* cumulative weights */
+    double prior_cum[BOARD_MAX_POINTS]; /* cumulative weights */
 } belief;
 
 /* Prepares sampling for the player of memory m. informed selects the

@@ -13,7 +13,10 @@
 /* The ladder's budget: the "flat MC, 10,000 playouts a move". */
 #define LADDER_PLAYOUTS 10000
 
-static const struct { const char *name; bot_kind kind; } kinds[] = {
+static const struct {
+    const char *name;
+    bot_kind kind;
+} kinds[] = {
     { "random", BOT_RANDOM },
     { "heuristic", BOT_HEURISTIC },
     { "flat", BOT_FLAT },
@@ -25,20 +28,15 @@ bool bot_config_parse(const char *spec, bot_config *out) {
     const char *colon = strchr(spec, ':');
     size_t len = colon ? (size_t)(colon - spec) : strlen(spec);
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
-        if (strlen(kinds[i].name) != len || strncmp(spec, kinds[i].name, len) != 0)
-            continue;
+        if (strlen(kinds[i].name) != len || strncmp(spec, kinds[i].name, len) != 0) continue;
         bot_config c = { kinds[i].kind, LADDER_PLAYOUTS, 0 };
         if (colon) {
             char *end;
             long v = strtol(colon + 1, &end, 10);
-            if (end == colon + 1 || v <= 0 || v > 100000000)
-                return false;
-            if (!strcmp(end, "ms"))
-                c = (bot_config){ c.kind, 0, (int)v };
-            else if (*end == '\0')
-                c.playouts = (int)v;
-            else
-                return false;
+            if (end == colon + 1 || v <= 0 || v > 100000000) return false;
+            if (!strcmp(end, "ms")) c = (bot_config){ c.kind, 0, (int)v };
+            else if (*end == '\0') c.playouts = (int)v;
+            else return false;
         }
         *out = c;
         return true;
@@ -50,36 +48,25 @@ bool bot_config_parse(const char *spec, bot_config *out) {
  * on 19x19, or on a busy machine, their simulations cost more, and no level
  * should keep a player waiting longer than the strongest. */
 bool bot_level(const char *level, bot_config *out) {
-    if (!strcmp(level, "easy"))
-        *out = (bot_config){ BOT_FLAT, 300, 1000 };
-    else if (!strcmp(level, "medium"))
-        *out = (bot_config){ BOT_STRONG, 3000, 1000 };
-    else if (!strcmp(level, "strong"))
-        *out = (bot_config){ BOT_STRONG, 0, 1000 };
-    else
-        return false;
+    if (!strcmp(level, "easy")) *out = (bot_config){ BOT_FLAT, 300, 1000 };
+    else if (!strcmp(level, "medium")) *out = (bot_config){ BOT_STRONG, 3000, 1000 };
+    else if (!strcmp(level, "strong")) *out = (bot_config){ BOT_STRONG, 0, 1000 };
+    else return false;
     return true;
 }
 
-point bot_choose(const bot_config *cfg, const bot_memory *m, uint64_t seed,
-                 bot_stats *stats_out) {
+point bot_choose(const bot_config *cfg, const bot_memory *m, uint64_t seed, bot_stats *stats_out) {
     assert(m->view.to_move == m->me);
     double start = now_monotonic_s();
     rng r;
     rng_seed(&r, seed);
     long playouts = 0;
     point choice;
-    if (m->view.over || m->view.to_move != m->me)
-        choice = PASS_POINT;
-    else if (cfg->kind == BOT_RANDOM)
-        choice = random_choose(m, &r);
-    else if (cfg->kind == BOT_HEURISTIC)
-        choice = heuristic_choose(m, &r);
-    else if (cfg->kind == BOT_FLAT)
-        choice = flat_choose(cfg, m, &r, start, &playouts);
-    else
-        choice = ismcts_choose(cfg, m, &r, start, &playouts);
-    if (stats_out)
-        *stats_out = (bot_stats){ playouts, now_monotonic_s() - start };
+    if (m->view.over || m->view.to_move != m->me) choice = PASS_POINT;
+    else if (cfg->kind == BOT_RANDOM) choice = random_choose(m, &r);
+    else if (cfg->kind == BOT_HEURISTIC) choice = heuristic_choose(m, &r);
+    else if (cfg->kind == BOT_FLAT) choice = flat_choose(cfg, m, &r, start, &playouts);
+    else choice = ismcts_choose(cfg, m, &r, start, &playouts);
+    if (stats_out) *stats_out = (bot_stats){ playouts, now_monotonic_s() - start };
     return choice;
 }

@@ -33,14 +33,14 @@ typedef enum { BOT_RANDOM = 0, BOT_HEURISTIC, BOT_FLAT, BOT_STRONG } bot_kind;
 
 /* What the player knows about a possible opponent stone at a point. */
 enum {
-    OPP_UNKNOWN = 0,  /* nothing learnt: the belief prior decides */
-    OPP_CERTAIN,      /* an opponent stone is there (handicap, an attempt
+    OPP_UNKNOWN = 0, /* nothing learnt: the belief prior decides */
+    OPP_CERTAIN,     /* an opponent stone is there (handicap, an attempt
                          refused as occupied, a stone that captured ours) */
-    OPP_REFUSED,      /* our attempt was refused, reason untold: a stone, or
+    OPP_REFUSED,     /* our attempt was refused, reason untold: a stone, or
                          else a suicide point ringed by opponent stones */
-    OPP_MAYBE,        /* was certain, may have been captured since (Hamburg
+    OPP_MAYBE,       /* was certain, may have been captured since (Hamburg
                          rules tell a capture's count, not its points) */
-    OPP_CAPTURED      /* announced captured: empty unless played again */
+    OPP_CAPTURED     /* announced captured: empty unless played again */
 };
 
 /* A search budget per decision. The first attempt of a turn gets it all;
@@ -48,23 +48,23 @@ enum {
  * so a turn with many refusals stays within a few budgets. */
 typedef struct bot_config {
     bot_kind kind;
-    int playouts;   /* simulations per decision; 0: bounded by time only */
-    int time_ms;    /* wall-clock cap per decision; 0: no cap */
+    int playouts; /* simulations per decision; 0: bounded by time only */
+    int time_ms;  /* wall-clock cap per decision; 0: no cap */
 } bot_config;
 
 /* Everything the player knows: its view plus facts read from the history. */
 typedef struct bot_memory {
-    view view;                           /* the visibility filter's view */
-    const board_geometry *geo;           /* neighbours, for inferences */
-    int32_t me;                          /* BLACK or WHITE */
-    int32_t ko_guess;                    /* our single stone just taken, or NO_POINT */
-    uint8_t opp[BOARD_MAX_POINTS];       /* OPP_* per point */
-    int16_t opp_turn[BOARD_MAX_POINTS];  /* turn of the latest fact at p */
+    view view;                          /* the visibility filter's view */
+    const board_geometry *geo;          /* neighbours, for inferences */
+    int32_t me;                         /* BLACK or WHITE */
+    int32_t ko_guess;                   /* our single stone just taken, or NO_POINT */
+    uint8_t opp[BOARD_MAX_POINTS];      /* OPP_* per point */
+    int16_t opp_turn[BOARD_MAX_POINTS]; /* turn of the latest fact at p */
 } bot_memory;
 
 typedef struct bot_stats {
-    long playouts;    /* simulations run for the decision */
-    double seconds;   /* wall-clock time spent */
+    long playouts;  /* simulations run for the decision */
+    double seconds; /* wall-clock time spent */
 } bot_stats;
 
 /* Parses a player for the arena: "random", "heuristic", "flat" or
@@ -86,7 +86,6 @@ void bot_memory_apply(bot_memory *m, const observation *ob);
 /* The player's next action when it is its turn: a point to attempt, or
  * PASS_POINT. Never a point holding its own stone or already tried this
  * turn. stats_out may be NULL. Thread-safe: no shared state. */
-point bot_choose(const bot_config *cfg, const bot_memory *m, uint64_t seed,
-                 bot_stats *stats_out);
+point bot_choose(const bot_config *cfg, const bot_memory *m, uint64_t seed, bot_stats *stats_out);
 
 #endif

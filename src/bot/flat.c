@@ -19,12 +19,12 @@
 
 #include "bot/search.h"
 
-#define AMAF_EQUIV 200.0   /* results at which own mean and AMAF weigh alike */
+#define AMAF_EQUIV 200.0 /* results at which own mean and AMAF weigh alike */
 
 typedef struct flat_work {
     belief bf;
     board sample;
-    point cand[BOARD_MAX_POINTS + 1];       /* candidates, then PASS_POINT */
+    point cand[BOARD_MAX_POINTS + 1];                          /* candidates, then PASS_POINT */
     double n[BOARD_MAX_POINTS + 1], w[BOARD_MAX_POINTS + 1];   /* by index */
     double amaf_n[BOARD_MAX_POINTS], amaf_w[BOARD_MAX_POINTS]; /* by point */
     uint8_t first_mover[BOARD_MAX_POINTS];
@@ -34,14 +34,12 @@ typedef struct flat_work {
  * none is. */
 static int pick_legal(const flat_work *fw, int n_cand, int me, rng *r) {
     int order[BOARD_MAX_POINTS];
-    for (int i = 0; i < n_cand; i++)
-        order[i] = i;
+    for (int i = 0; i < n_cand; i++) order[i] = i;
     for (int left = n_cand; left > 0; left--) {
         int k = (int)rng_below(r, (uint32_t)left);
         int i = order[k];
         order[k] = order[left - 1];
-        if (board_check(&fw->sample, me, fw->cand[i]) == MOVE_OK)
-            return i;
+        if (board_check(&fw->sample, me, fw->cand[i]) == MOVE_OK) return i;
     }
     return n_cand;
 }
@@ -55,15 +53,13 @@ static void simulate(flat_work *fw, const bot_memory *m, int n_cand, long k, rng
     double result;
     if (i == n_cand) {
         board_pass(&fw->sample);
-        result = search_finish(&fw->sample, me, color_other(me), m->view.passes + 1,
-                               komi, r, NULL);
+        result = search_finish(&fw->sample, me, color_other(me), m->view.passes + 1, komi, r, NULL);
     } else {
         point p = fw->cand[i];
         memset(fw->first_mover, 0, (size_t)board_points(&fw->sample));
         fw->first_mover[p] = (uint8_t)me;
         board_play(&fw->sample, me, p, NULL);
-        result = search_finish(&fw->sample, me, color_other(me), 0, komi, r,
-                               fw->first_mover);
+        result = search_finish(&fw->sample, me, color_other(me), 0, komi, r, fw->first_mover);
         for (point q = 0; q < board_points(&fw->sample); q++)
             if (fw->first_mover[q] == me) {
                 fw->amaf_n[q] += 1;
@@ -78,8 +74,7 @@ static point best_of(const flat_work *fw, int n_cand) {
     int best = -1;
     double best_value = -1, best_mean = -1;
     for (int i = 0; i < n_cand; i++) {
-        if (fw->n[i] == 0)
-            continue;
+        if (fw->n[i] == 0) continue;
         point p = fw->cand[i];
         double mean = fw->w[i] / fw->n[i];
         double amaf = fw->amaf_w[p] / fw->amaf_n[p];
@@ -89,17 +84,14 @@ static point best_of(const flat_work *fw, int n_cand) {
             best = i;
             best_value = value;
         }
-        if (mean > best_mean)
-            best_mean = mean;
+        if (mean > best_mean) best_mean = mean;
     }
     bool pass_tried = fw->n[n_cand] > 0;
-    if (best < 0 || (pass_tried && fw->w[n_cand] / fw->n[n_cand] >= best_mean))
-        return PASS_POINT;
+    if (best < 0 || (pass_tried && fw->w[n_cand] / fw->n[n_cand] >= best_mean)) return PASS_POINT;
     return fw->cand[best];
 }
 
-point flat_choose(const bot_config *cfg, const bot_memory *m, rng *r,
-                  double start, long *playouts_out) {
+point flat_choose(const bot_config *cfg, const bot_memory *m, rng *r, double start, long *playouts_out) {
     flat_work *fw = calloc(1, sizeof *fw);
     if (!fw || !belief_prepare(&fw->bf, m, false)) {
         free(fw);

@@ -31,19 +31,19 @@
 
 #include "bot/search.h"
 
-#define POOL_MAX    (1 << 20)   /* nodes: 24 MiB at most per decision */
-#define EXPAND_AT   3            /* visits before a node gets children */
-#define RAVE_EQUIV  2000.0
-#define EXPLORE     0.05
-#define PRIOR_N     4.0
-#define MAX_DEPTH   64
+#define POOL_MAX (1 << 20) /* nodes: 24 MiB at most per decision */
+#define EXPAND_AT 3        /* visits before a node gets children */
+#define RAVE_EQUIV 2000.0
+#define EXPLORE 0.05
+#define PRIOR_N 4.0
+#define MAX_DEPTH 64
 
 typedef struct node {
-    int32_t first_child;     /* index in the pool, or -1 */
-    point move;              /* PASS_POINT for the root's pass child */
+    int32_t first_child; /* index in the pool, or -1 */
+    point move;          /* PASS_POINT for the root's pass child */
     int16_t n_children;
-    float n, w;              /* simulations through this node, their wins */
-    float rn, rw;            /* AMAF simulations and wins */
+    float n, w;   /* simulations through this node, their wins */
+    float rn, rw; /* AMAF simulations and wins */
 } node;
 
 typedef struct tree_work {
@@ -51,22 +51,20 @@ typedef struct tree_work {
     board sample;
     node *pool;
     int32_t n_nodes, pool_size;
-    int32_t path[MAX_DEPTH + 1];             /* nodes chosen, root first */
-    point mine[MAX_DEPTH], theirs[MAX_DEPTH];   /* moves along the path */
+    int32_t path[MAX_DEPTH + 1];              /* nodes chosen, root first */
+    point mine[MAX_DEPTH], theirs[MAX_DEPTH]; /* moves along the path */
     uint8_t first_mover[BOARD_MAX_POINTS];
-    point scratch[BOARD_MAX_POINTS + 1];    /* candidates, then PASS_POINT */
+    point scratch[BOARD_MAX_POINTS + 1]; /* candidates, then PASS_POINT */
 } tree_work;
 
 static double prior_of(const board *b, point p) {
-    if (p == PASS_POINT)
-        return 0.5;
-    return board_edge_distance(b, p) == 0 ? 0.35 : 0.5;   /* a torus has no edge */
+    if (p == PASS_POINT) return 0.5;
+    return board_edge_distance(b, p) == 0 ? 0.35 : 0.5; /* a torus has no edge */
 }
 
 /* Gives node `at` the children moves[0..n-1]; false if the pool is full. */
 static bool add_children(tree_work *tw, int32_t at, const point *moves, int n) {
-    if (n == 0 || tw->n_nodes + n > tw->pool_size)
-        return false;
+    if (n == 0 || tw->n_nodes + n > tw->pool_size) return false;
     node *parent = &tw->pool[at];
     parent->first_child = tw->n_nodes;
     parent->n_children = (int16_t)n;
@@ -107,8 +105,7 @@ static int32_t select_child(tree_work *tw, int32_t at, int me, rng *r) {
          * the simulations, as in flat Monte-Carlo: its value decides when
          * to pass, and RAVE never speaks for it. */
         int32_t pass = parent->first_child + parent->n_children - 1;
-        if (tw->pool[pass].n * parent->n_children <= parent->n)
-            return pass;
+        if (tw->pool[pass].n * parent->n_children <= parent->n) return pass;
     }
     double explore_log = log(parent->n + 1);
     int32_t best = -1;
@@ -116,11 +113,9 @@ static int32_t select_child(tree_work *tw, int32_t at, int me, rng *r) {
     for (int32_t i = parent->first_child; i < parent->first_child + parent->n_children; i++) {
         node *c = &tw->pool[i];
         double v = child_value(c, explore_log, r);
-        if (v <= best_value)
-            continue;
+        if (v <= best_value) continue;
         if (c->move != PASS_POINT &&
-            (board_check(&tw->sample, me, c->move) != MOVE_OK ||
-             board_is_eye(&tw->sample, me, c->move)))
+            (board_check(&tw->sample, me, c->move) != MOVE_OK || board_is_eye(&tw->sample, me, c->move)))
             continue;
         best = i;
         best_value = v;
@@ -133,12 +128,10 @@ static int32_t select_child(tree_work *tw, int32_t at, int me, rng *r) {
 static point winning_capture(const board *b, int me, int need) {
     int opp = color_other(me);
     for (point p = 0; p < board_points(b); p++) {
-        if (board_at(b, p) != opp || b->group[p] != p || !board_in_atari(b, p))
-            continue;
+        if (board_at(b, p) != opp || b->group[p] != p || !board_in_atari(b, p)) continue;
         const board_group *g = &b->grp[p];
         point liberty = (point)(g->lib_sum / g->libs);
-        if (g->stones >= need && board_check(b, me, liberty) == MOVE_OK)
-            return liberty;
+        if (g->stones >= need && board_check(b, me, liberty) == MOVE_OK) return liberty;
     }
     return NO_POINT;
 }
@@ -147,8 +140,7 @@ static point winning_capture(const board *b, int me, int need) {
 static int32_t child_playing(const tree_work *tw, int32_t at, point p) {
     const node *parent = &tw->pool[at];
     for (int32_t i = parent->first_child; i < parent->first_child + parent->n_children; i++)
-        if (tw->pool[i].move == p)
-            return i;
+        if (tw->pool[i].move == p) return i;
     return -1;
 }
 
@@ -157,10 +149,8 @@ static int32_t child_playing(const tree_work *tw, int32_t at, point p) {
 static void backup(tree_work *tw, int depth, int me, double result) {
     int opp = color_other(me);
     for (int d = depth - 1; d >= 0; d--) {
-        if (tw->theirs[d] != PASS_POINT)
-            tw->first_mover[tw->theirs[d]] = (uint8_t)opp;
-        if (tw->mine[d] != PASS_POINT)
-            tw->first_mover[tw->mine[d]] = (uint8_t)me;
+        if (tw->theirs[d] != PASS_POINT) tw->first_mover[tw->theirs[d]] = (uint8_t)opp;
+        if (tw->mine[d] != PASS_POINT) tw->first_mover[tw->mine[d]] = (uint8_t)me;
         const node *parent = &tw->pool[tw->path[d]];
         for (int32_t i = parent->first_child; i < parent->first_child + parent->n_children; i++) {
             node *c = &tw->pool[i];
@@ -190,20 +180,16 @@ static void simulate(tree_work *tw, const bot_memory *m, rng *r) {
     tw->path[0] = 0;
     while (depth < MAX_DEPTH) {
         if (tw->pool[at].n_children == 0) {
-            if (depth == 0 || tw->pool[at].n < EXPAND_AT)
-                break;
+            if (depth == 0 || tw->pool[at].n < EXPAND_AT) break;
             expand(tw, m, at);
-            if (tw->pool[at].n_children == 0)
-                break;
+            if (tw->pool[at].n_children == 0) break;
         }
         /* A capture that wins on this board is what any player would play:
          * the search would find it only by luck, since AMAF cannot see it. */
         point win = target > 0 ? winning_capture(&tw->sample, me, target - captures[me]) : NO_POINT;
         int32_t child = win != NO_POINT ? child_playing(tw, at, win) : -1;
-        if (child < 0)
-            child = select_child(tw, at, me, r);
-        if (child < 0)
-            break;
+        if (child < 0) child = select_child(tw, at, me, r);
+        if (child < 0) break;
         point p = tw->pool[child].move;
         tw->mine[depth] = p;
         tw->theirs[depth] = PASS_POINT;
@@ -212,7 +198,7 @@ static void simulate(tree_work *tw, const bot_memory *m, rng *r) {
         if (p == PASS_POINT) {
             board_pass(&tw->sample);
             passes++;
-            break;   /* the pass child is a leaf: the game goes on below */
+            break; /* the pass child is a leaf: the game goes on below */
         }
         captures[me] += board_play(&tw->sample, me, p, NULL);
         if (target > 0 && captures[me] >= target) {
@@ -234,8 +220,8 @@ static void simulate(tree_work *tw, const bot_memory *m, rng *r) {
     }
     bool ended_on_pass = depth > 0 && tw->mine[depth - 1] == PASS_POINT;
     double result = decided >= 0 ? decided
-                  : search_finish(&tw->sample, me, ended_on_pass ? opp : me,
-                                  ended_on_pass ? passes : 0, komi, r, tw->first_mover);
+                                 : search_finish(&tw->sample, me, ended_on_pass ? opp : me,
+                                                 ended_on_pass ? passes : 0, komi, r, tw->first_mover);
     backup(tw, depth, me, result);
 }
 
@@ -249,24 +235,19 @@ static point root_choice(const tree_work *tw) {
             pass = c;
             continue;
         }
-        if (c->n > 0 && (!best || c->n > best->n))
-            best = c;
-        if (c->n > 0 && c->w / c->n > best_mean)
-            best_mean = c->w / c->n;
+        if (c->n > 0 && (!best || c->n > best->n)) best = c;
+        if (c->n > 0 && c->w / c->n > best_mean) best_mean = c->w / c->n;
     }
-    if (!best || (pass && pass->n > 0 && pass->w / pass->n >= best_mean))
-        return PASS_POINT;
+    if (!best || (pass && pass->n > 0 && pass->w / pass->n >= best_mean)) return PASS_POINT;
     return best->move;
 }
 
 static tree_work *tree_new(const bot_config *cfg, const bot_memory *m) {
     tree_work *tw = calloc(1, sizeof *tw);
-    if (!tw)
-        return NULL;
+    if (!tw) return NULL;
     long want = cfg->playouts > 0 ? (long)cfg->playouts * 32 : POOL_MAX;
     tw->pool_size = (int32_t)(want < POOL_MAX ? want : POOL_MAX);
-    if (tw->pool_size < 2 * BOARD_MAX_POINTS)
-        tw->pool_size = 2 * BOARD_MAX_POINTS;
+    if (tw->pool_size < 2 * BOARD_MAX_POINTS) tw->pool_size = 2 * BOARD_MAX_POINTS;
     tw->pool = malloc((size_t)tw->pool_size * sizeof *tw->pool);
     if (!tw->pool || !belief_prepare(&tw->bf, m, true)) {
         free(tw->pool);
@@ -281,11 +262,9 @@ static void tree_free(tree_work *tw) {
     free(tw);
 }
 
-point ismcts_choose(const bot_config *cfg, const bot_memory *m, rng *r,
-                    double start, long *playouts_out) {
+point ismcts_choose(const bot_config *cfg, const bot_memory *m, rng *r, double start, long *playouts_out) {
     tree_work *tw = tree_new(cfg, m);
-    if (!tw)
-        return heuristic_choose(m, r);
+    if (!tw) return heuristic_choose(m, r);
     int n = search_candidates(m, &tw->bf.base, tw->scratch);
     if (n == 0) {
         tree_free(tw);

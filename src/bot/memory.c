@@ -37,8 +37,7 @@ void bot_memory_init(bot_memory *m, const game_settings *s, int me) {
     m->ko_guess = NO_POINT;
     int n = s->size * s->size;
     for (point p = 0; p < n; p++)
-        if (m->view.stone[p] == color_other(me))
-            set_fact(m, p, OPP_CERTAIN, 0);   /* public handicap stones */
+        if (m->view.stone[p] == color_other(me)) set_fact(m, p, OPP_CERTAIN, 0); /* public handicap stones */
 }
 
 /* Our stones at captured[] were removed by the opponent: every neighbour of
@@ -48,13 +47,10 @@ static void learn_capturers(bot_memory *m, const observation *ob) {
         point p = ob->captured[i];
         set_fact(m, p, OPP_UNKNOWN, ob->turn);
         foreach_neighbour(m->geo, p, q) {
-            if (q == BOARD_OFF_POINT || m->view.stone[q] == m->me)
-                continue;
+            if (q == BOARD_OFF_POINT || m->view.stone[q] == m->me) continue;
             bool removed = false;
-            for (int j = 0; j < ob->captured_known && !removed; j++)
-                removed = ob->captured[j] == q;
-            if (!removed)
-                set_fact(m, q, OPP_CERTAIN, ob->turn);
+            for (int j = 0; j < ob->captured_known && !removed; j++) removed = ob->captured[j] == q;
+            if (!removed) set_fact(m, q, OPP_CERTAIN, ob->turn);
         }
     }
     m->ko_guess = ob->captured_known == 1 ? ob->captured[0] : NO_POINT;
@@ -71,59 +67,46 @@ static void learn_unseen_capture(bot_memory *m, point p, int count, int turn) {
     while (top > 0) {
         point q = stack[--top];
         foreach_neighbour(m->geo, q, r) {
-            if (r == BOARD_OFF_POINT || seen[r])
-                continue;
+            if (r == BOARD_OFF_POINT || seen[r]) continue;
             seen[r] = true;
-            if (m->opp[r] == OPP_CERTAIN || m->opp[r] == OPP_REFUSED ||
-                m->opp[r] == OPP_MAYBE) {
+            if (m->opp[r] == OPP_CERTAIN || m->opp[r] == OPP_REFUSED || m->opp[r] == OPP_MAYBE) {
                 chain[n++] = r;
                 stack[top++] = r;
             }
         }
     }
     int fact = n == count ? OPP_CAPTURED : OPP_MAYBE;
-    for (int i = 0; i < n; i++)
-        set_fact(m, chain[i], fact, turn);
+    for (int i = 0; i < n; i++) set_fact(m, chain[i], fact, turn);
 }
 
 static void learn_own_move(bot_memory *m, const observation *ob) {
     set_fact(m, ob->point, OPP_UNKNOWN, ob->turn);
     m->ko_guess = NO_POINT;
-    if (ob->captured_count == 0)
-        return;
-    for (int i = 0; i < ob->captured_known; i++)
-        set_fact(m, ob->captured[i], OPP_CAPTURED, ob->turn);
+    if (ob->captured_count == 0) return;
+    for (int i = 0; i < ob->captured_known; i++) set_fact(m, ob->captured[i], OPP_CAPTURED, ob->turn);
     if (ob->captured_known < ob->captured_count)
-        learn_unseen_capture(m, ob->point, ob->captured_count - ob->captured_known,
-                             ob->turn);
+        learn_unseen_capture(m, ob->point, ob->captured_count - ob->captured_known, ob->turn);
 }
 
 static void learn_refusal(bot_memory *m, const observation *ob) {
     point p = ob->point;
-    if (ob->reason == ILLEGAL_KO || (ob->reason == ILLEGAL_NONE && p == m->ko_guess))
-        return;
+    if (ob->reason == ILLEGAL_KO || (ob->reason == ILLEGAL_NONE && p == m->ko_guess)) return;
     if (ob->reason != ILLEGAL_SUICIDE) {
         set_fact(m, p, ob->reason == ILLEGAL_OCCUPIED ? OPP_CERTAIN : OPP_REFUSED, ob->turn);
         return;
     }
     foreach_neighbour(m->geo, p, q)
-        if (q != BOARD_OFF_POINT && m->view.stone[q] != m->me)
-            set_fact(m, q, OPP_CERTAIN, ob->turn);
+        if (q != BOARD_OFF_POINT && m->view.stone[q] != m->me) set_fact(m, q, OPP_CERTAIN, ob->turn);
 }
 
 void bot_memory_apply(bot_memory *m, const observation *ob) {
     view_apply(&m->view, ob);
-    if (ob->full_truth)
-        return;   /* the game is over: nothing left to infer */
+    if (ob->full_truth) return; /* the game is over: nothing left to infer */
     bool mine = ob->color == m->me && ob->point != NO_POINT;
-    if (ob->kind == EV_MOVE && mine)
-        learn_own_move(m, ob);
-    else if (ob->kind == EV_ILLEGAL && mine)
-        learn_refusal(m, ob);
+    if (ob->kind == EV_MOVE && mine) learn_own_move(m, ob);
+    else if (ob->kind == EV_ILLEGAL && mine) learn_refusal(m, ob);
     else if (ob->kind == EV_MOVE && ob->color == opponent_of(m)) {
-        if (ob->captured_known > 0)
-            learn_capturers(m, ob);
-        else
-            m->ko_guess = NO_POINT;
+        if (ob->captured_known > 0) learn_capturers(m, ob);
+        else m->ko_guess = NO_POINT;
     }
 }

@@ -21,9 +21,7 @@ point heuristic_choose(const bot_memory *m, rng *r);
 
 /* The Monte-Carlo players; start is the decision's start (now_monotonic_s()),
  * *playouts_out receives the number of simulations run. */
-point flat_choose(const bot_config *cfg, const bot_memory *m, rng *r,
-                  double start, long *playouts_out);
-point ismcts_choose(const bot_config *cfg, const bot_memory *m, rng *r,
-                    double start, long *playouts_out);
+point flat_choose(const bot_config *cfg, const bot_memory *m, rng *r, double start, long *playouts_out);
+point ismcts_choose(const bot_config *cfg, const bot_memory *m, rng *r, double start, long *playouts_out);
 
 #endif

@@ -1,7 +1,6 @@
 /* search: helpers shared by the Monte-Carlo players (see search.h). */
 #include "bot/search.h"
 
-
 #include "engine/playout.h"
 #include "util/now.h"
 
@@ -13,10 +12,8 @@
 int search_candidates(const bot_memory *m, const board *base, point *out) {
     int n = 0;
     for (point p = 0; p < board_points(base); p++) {
-        if (board_at(base, p) != EMPTY || (m->view.mark[p] & VIEW_TRIED))
-            continue;
-        if (m->opp[p] == OPP_CERTAIN || board_is_eye(base, m->me, p))
-            continue;
+        if (board_at(base, p) != EMPTY || (m->view.mark[p] & VIEW_TRIED)) continue;
+        if (m->opp[p] == OPP_CERTAIN || board_is_eye(base, m->me, p)) continue;
         out[n++] = p;
     }
     return n;
@@ -24,44 +21,35 @@ int search_candidates(const bot_memory *m, const board *base, point *out) {
 
 search_budget search_budget_for(const bot_config *cfg, const bot_memory *m, double start) {
     int divisor = 1 + m->view.n_tried;
-    if (divisor > 4)
-        divisor = 4;
+    if (divisor > 4) divisor = 4;
     search_budget b = { 0, 0 };
-    if (cfg->playouts > 0)
-        b.playouts = cfg->playouts / divisor > 0 ? cfg->playouts / divisor : 1;
-    if (cfg->time_ms > 0)
-        b.deadline = start + cfg->time_ms * 1e-3 / divisor;
+    if (cfg->playouts > 0) b.playouts = cfg->playouts / divisor > 0 ? cfg->playouts / divisor : 1;
+    if (cfg->time_ms > 0) b.deadline = start + cfg->time_ms * 1e-3 / divisor;
     return b;
 }
 
 bool search_continue(const search_budget *b, long done) {
-    if (done == 0)
-        return true;
-    if (b->playouts > 0 && done >= b->playouts)
-        return false;
-    if (b->deadline > 0 && done % 16 == 0 && now_monotonic_s() >= b->deadline)
-        return false;
+    if (done == 0) return true;
+    if (b->playouts > 0 && done >= b->playouts) return false;
+    if (b->deadline > 0 && done % 16 == 0 && now_monotonic_s() >= b->deadline) return false;
     return b->playouts > 0 || b->deadline > 0;
 }
 
 point search_random_move(const board *b, int c, rng *r) {
     int n = b->n_empty;
-    if (n == 0)
-        return PASS_POINT;
+    if (n == 0) return PASS_POINT;
     /* Scan the empty list from a random start: cheap, and uniform enough
      * for the few in-tree replies that use it. */
     int start = (int)rng_below(r, (uint32_t)n);
     for (int k = 0; k < n; k++) {
         point p = b->empty[(start + k) % n];
-        if (!board_is_eye(b, c, p) && board_check(b, c, p) == MOVE_OK)
-            return p;
+        if (!board_is_eye(b, c, p) && board_check(b, c, p) == MOVE_OK) return p;
     }
     return PASS_POINT;
 }
 
-double search_finish(board *b, int me, int to_move, int passes, int komi_x2,
-                     rng *r, uint8_t *first_mover) {
-    int score_x2;   /* black minus white, komi included */
+double search_finish(board *b, int me, int to_move, int passes, int komi_x2, rng *r, uint8_t *first_mover) {
+    int score_x2; /* black minus white, komi included */
     if (passes >= 2) {
         int black, white;
         board_score_area(b, &black, &white);

@@ -24,8 +24,8 @@ int search_candidates(const bot_memory *m, const board *base, point *out);
 /* The budget of one decision: cfg's, shrunk for the later attempts of a
  * turn (each illegal answer so far divides it, down to a quarter). */
 typedef struct search_budget {
-    long playouts;      /* 0: no limit by count */
-    double deadline;    /* monotonic seconds; 0: no limit by time */
+    long playouts;   /* 0: no limit by count */
+    double deadline; /* monotonic seconds; 0: no limit by time */
 } search_budget;
 
 search_budget search_budget_for(const bot_config *cfg, const bot_memory *m, double start);
@@ -42,7 +42,6 @@ point search_random_move(const board *b, int c, rng *r);
  * a jigo, 0), a tenth the score margin. Two passes
  * end it at once (scored as it stands), otherwise a light playout finishes
  * it; first_mover gets AMAF colours (see playout_random) if not NULL. */
-double search_finish(board *b, int me, int to_move, int passes, int komi_x2,
-                     rng *r, uint8_t *first_mover);
+double search_finish(board *b, int me, int to_move, int passes, int komi_x2, rng *r, uint8_t *first_mover);
 
 #endif

@@ -38,8 +38,7 @@ point random_choose(const bot_memory *m, rng *r) {
     point cand[BOARD_MAX_POINTS];
     int n = 0;
     for (point p = 0; p < board_points(&own); p++)
-        if (board_at(&own, p) == EMPTY && !(m->view.mark[p] & VIEW_TRIED) &&
-            !board_is_eye(&own, m->me, p))
+        if (board_at(&own, p) == EMPTY && !(m->view.mark[p] & VIEW_TRIED) && !board_is_eye(&own, m->me, p))
             cand[n++] = p;
     return n ? cand[rng_below(r, (uint32_t)n)] : PASS_POINT;
 }
@@ -48,8 +47,7 @@ point random_choose(const bot_memory *m, rng *r) {
 static void known_board(const belief *bf, board *out) {
     board_copy(out, &bf->base);
     for (int i = 0; i < bf->n_certain; i++)
-        if (belief_fits(out, bf->opp, bf->certain[i]))
-            board_play(out, bf->opp, bf->certain[i], NULL);
+        if (belief_fits(out, bf->opp, bf->certain[i])) board_play(out, bf->opp, bf->certain[i], NULL);
 }
 
 /* Stones of the opponent's groups in atari that p touches (0: none). */
@@ -58,12 +56,10 @@ static int capture_size(const board *b, int opp, point p) {
     point seen[4];
     int n_seen = 0;
     foreach_neighbour(b->geo, p, q) {
-        if (b->color[q] != opp || !board_in_atari(b, q))
-            continue;
+        if (b->color[q] != opp || !board_in_atari(b, q)) continue;
         point root = b->group[q];
         bool dup = false;
-        for (int k = 0; k < n_seen; k++)
-            dup |= seen[k] == root;
+        for (int k = 0; k < n_seen; k++) dup |= seen[k] == root;
         if (!dup) {
             seen[n_seen++] = root;
             total += b->grp[root].stones;
@@ -76,10 +72,8 @@ static int capture_size(const board *b, int opp, point p) {
 static int rescue_size(const board *b, int me, point p) {
     int at_risk = 0;
     foreach_neighbour(b->geo, p, q)
-        if (b->color[q] == me && board_in_atari(b, q))
-            at_risk += b->grp[b->group[q]].stones;
-    if (at_risk == 0)
-        return 0;
+        if (b->color[q] == me && board_in_atari(b, q)) at_risk += b->grp[b->group[q]].stones;
+    if (at_risk == 0) return 0;
     board after;
     board_copy(&after, b);
     board_play(&after, me, p, NULL);
@@ -88,31 +82,26 @@ static int rescue_size(const board *b, int me, point p) {
 
 static double quiet_weight(const board *b, const bot_memory *m, point p) {
     static const double by_line[] = { 0.02, 0.7, 1.5, 1.5 };
-    int line = board_edge_distance(b, p);   /* BOARD_NO_EDGE on a torus */
+    int line = board_edge_distance(b, p); /* BOARD_NO_EDGE on a torus */
     double w = line < 4 ? by_line[line] : 1.0;
-    int enclosing = 0;   /* own stones and board edges around p */
+    int enclosing = 0; /* own stones and board edges around p */
     foreach_neighbour(b->geo, p, q) {
         int c = b->color[q];
-        if (c == color_other(m->me))
-            w *= 2.0;
+        if (c == color_other(m->me)) w *= 2.0;
         enclosing += c == m->me || c == BOARD_OFF;
     }
-    if (enclosing >= 3)
-        w *= 0.1;
+    if (enclosing >= 3) w *= 0.1;
     board after;
     board_copy(&after, b);
     board_play(&after, m->me, p, NULL);
-    if (board_in_atari(&after, p))
-        w *= 0.05;
+    if (board_in_atari(&after, p)) w *= 0.05;
     return w;
 }
 
 /* Per candidate, the stones of ours in atari that extending there saves,
  * averaged over RESCUE_SAMPLES boards drawn from the belief. */
-static void sampled_rescues(const belief *bf, const point *cand, int n, rng *r,
-                            double *saved) {
-    for (int i = 0; i < n; i++)
-        saved[i] = 0;
+static void sampled_rescues(const belief *bf, const point *cand, int n, rng *r, double *saved) {
+    for (int i = 0; i < n; i++) saved[i] = 0;
     board sample;
     for (int k = 0; k < RESCUE_SAMPLES; k++) {
         belief_sample(bf, &sample, r);
@@ -120,14 +109,12 @@ static void sampled_rescues(const belief *bf, const point *cand, int n, rng *r,
             if (board_check(&sample, bf->me, cand[i]) == MOVE_OK)
                 saved[i] += rescue_size(&sample, bf->me, cand[i]);
     }
-    for (int i = 0; i < n; i++)
-        saved[i] /= RESCUE_SAMPLES;
+    for (int i = 0; i < n; i++) saved[i] /= RESCUE_SAMPLES;
 }
 
 point heuristic_choose(const bot_memory *m, rng *r) {
     belief bf;
-    if (!belief_prepare(&bf, m, true))
-        return random_choose(m, r);
+    if (!belief_prepare(&bf, m, true)) return random_choose(m, r);
     board known;
     known_board(&bf, &known);
     point cand[BOARD_MAX_POINTS];
@@ -140,11 +127,9 @@ point heuristic_choose(const bot_memory *m, rng *r) {
     for (int i = 0; i < n; i++) {
         point p = cand[i];
         weight[i] = 0;
-        if (board_check(&known, m->me, p) != MOVE_OK)
-            continue;
+        if (board_check(&known, m->me, p) != MOVE_OK) continue;
         double size = capture_size(&known, bf.opp, p) * 2 + rescue_size(&known, m->me, p);
-        if (saved[i] > RESCUE_THRESHOLD)
-            size += saved[i];
+        if (saved[i] > RESCUE_THRESHOLD) size += saved[i];
         if (size > urgent_size) {
             urgent = p;
             urgent_size = size;
@@ -152,18 +137,14 @@ point heuristic_choose(const bot_memory *m, rng *r) {
         weight[i] = quiet_weight(&known, m, p);
         total += weight[i];
     }
-    if (urgent_size > 0)
-        return urgent;
-    if (total <= 0)
-        return PASS_POINT;
+    if (urgent_size > 0) return urgent;
+    if (total <= 0) return PASS_POINT;
     double target = (double)rng_next32(r) / 4294967296.0 * total;
     for (int i = 0; i < n; i++) {
         target -= weight[i];
-        if (weight[i] > 0 && target < 0)
-            return cand[i];
+        if (weight[i] > 0 && target < 0) return cand[i];
     }
     for (int i = n - 1; i >= 0; i--)
-        if (weight[i] > 0)
-            return cand[i];
+        if (weight[i] > 0) return cand[i];
     return PASS_POINT;
 }

@@ -65,27 +65,27 @@ typedef struct side_totals {
 } side_totals;
 
 typedef struct game_record {
-    double a_score;          /* 1 win, 0.5 jigo, 0 loss for A */
+    double a_score; /* 1 win, 0.5 jigo, 0 loss for A */
     bool a_black;
     bool capped;
-    side_totals side[2];     /* [0] A, [1] B */
-    int refused;             /* actions the referee refused: a bot bug */
-    int forfeit;             /* -1, or the side (0 A, 1 B) that lost by a protocol failure */
-    char why[200];           /* what that side did wrong */
+    side_totals side[2]; /* [0] A, [1] B */
+    int refused;         /* actions the referee refused: a bot bug */
+    int forfeit;         /* -1, or the side (0 A, 1 B) that lost by a protocol failure */
+    char why[200];       /* what that side did wrong */
 } game_record;
 
 typedef struct arena {
     game_settings settings;
-    bot_config player[2];    /* [0] A, [1] B */
+    bot_config player[2]; /* [0] A, [1] B */
     const char *name[2];
-    const char *gtp_command[2];   /* an external engine's command, or NULL */
-    int timeout_ms;          /* per GTP command */
-    const char *sgf_dir;     /* write each game's SGF there, or NULL */
+    const char *gtp_command[2]; /* an external engine's command, or NULL */
+    int timeout_ms;             /* per GTP command */
+    const char *sgf_dir;        /* write each game's SGF there, or NULL */
     int games, threads;
     uint64_t seed;
     atomic_int next_game;
     atomic_int finished;
-    pthread_mutex_t progress_lock;   /* guards a_score_sum and the line */
+    pthread_mutex_t progress_lock; /* guards a_score_sum and the line */
     double a_score_sum;
     game_record *records;
 } arena;
@@ -97,8 +97,8 @@ typedef struct game_ctx {
     const arena *ar;
     referee *r;
     int colour[2];
-    bot_memory *mem;          /* [colour]: the built-in players' memories */
-    gtp_client **engines;     /* [who] */
+    bot_memory *mem;      /* [colour]: the built-in players' memories */
+    gtp_client **engines; /* [who] */
     game_record *rec;
     uint64_t seed;
     int index;
@@ -129,8 +129,8 @@ static void lose_by_failure(game_ctx *g, int who, bool thinking, const char *fmt
 static bool ask(game_ctx *g, int who, const char *command, bool thinking, char *answer, size_t len) {
     gtp_outcome o = gtp_client_ask(g->engines[who], command, g->ar->timeout_ms, answer, len);
     if (o == GTP_OK) return true;
-    lose_by_failure(g, who, thinking && o == GTP_TIMEOUT, "'%.80s' %s: %.100s", command,
-                    gtp_outcome_name(o), answer);
+    lose_by_failure(g, who, thinking && o == GTP_TIMEOUT, "'%.80s' %s: %.100s", command, gtp_outcome_name(o),
+                    answer);
     return false;
 }
 
@@ -147,9 +147,14 @@ static bool engine_new_game(game_ctx *g, int who) {
     snprintf(cmd[2], sizeof cmd[2], "phantom-rules %s", gtp_rules_name(s->rules));
     snprintf(cmd[3], sizeof cmd[3], "phantom-capture_target %d", s->capture_target);
     snprintf(cmd[4], sizeof cmd[4], "phantom-seat %s", gtp_colour_name(g->colour[who]));
-    const char *setup[] = { cmd[0], "clear_board", cmd[1], cmd[2],
+    const char *setup[] = { cmd[0],
+                            "clear_board",
+                            cmd[1],
+                            cmd[2],
                             s->ko == KO_SUPERKO ? "phantom-ko superko" : "phantom-ko simple",
-                            s->torus ? "phantom-torus on" : "phantom-torus off", cmd[3], cmd[4] };
+                            s->torus ? "phantom-torus on" : "phantom-torus off",
+                            cmd[3],
+                            cmd[4] };
     for (size_t i = 0; i < sizeof setup / sizeof setup[0]; i++)
         if (!ask(g, who, setup[i], false, answer, sizeof answer)) return false;
     char seed[64];
@@ -214,8 +219,7 @@ static bool take_turn(game_ctx *g, int seen) {
     if (is_gtp(g, who)) {
         if (!engine_choose(g, who, &act, &st.seconds)) return false;
     } else {
-        point p = bot_choose(&g->ar->player[who], &g->mem[colour],
-                             seed_of_decision(g->seed, seen), &st);
+        point p = bot_choose(&g->ar->player[who], &g->mem[colour], seed_of_decision(g->seed, seen), &st);
         act = (action){ p == PASS_POINT ? ACT_PASS : ACT_ATTEMPT, colour, p };
     }
     const ref_event *ev;
@@ -224,12 +228,13 @@ static bool take_turn(game_ctx *g, int seen) {
         char v[VERTEX_BUF];
         lose_by_failure(g, who, false, "attempted %s, which the referee refuses (%s)",
                         vertex_format(act.point, g->ar->settings.size, v),
-                        why == REFUSE_OWN_STONE ? "its own stone" : why == REFUSE_ALREADY_TRIED
-                        ? "already tried this turn" : "not a point of the board");
+                        why == REFUSE_OWN_STONE       ? "its own stone"
+                        : why == REFUSE_ALREADY_TRIED ? "already tried this turn"
+                                                      : "not a point of the board");
         return false;
     }
     if (why != REFUSE_NONE) {
-        g->rec->refused++;   /* never expected of a built-in player; pass so the game goes on */
+        g->rec->refused++; /* never expected of a built-in player; pass so the game goes on */
         referee_apply(g->r, (action){ ACT_PASS, colour, NO_POINT }, &ev);
     }
     t->decisions++;
@@ -248,8 +253,7 @@ static void write_sgf(const game_ctx *g) {
     char *text = sgf_record_new(g->r, &meta);
     snprintf(path, sizeof path, "%s/game-%04d.sgf", g->ar->sgf_dir, g->index + 1);
     FILE *f = text ? fopen(path, "w") : NULL;
-    if (!f || fputs(text, f) < 0 || fclose(f) != 0)
-        fprintf(stderr, "arena: cannot write %s\n", path);
+    if (!f || fputs(text, f) < 0 || fclose(f) != 0) fprintf(stderr, "arena: cannot write %s\n", path);
     free(text);
 }
 
@@ -257,9 +261,20 @@ static void play_game(const arena *ar, int index, game_record *rec, gtp_client *
     memset(rec, 0, sizeof *rec);
     rec->forfeit = -1;
     rec->a_black = index % 2 == 0;
-    game_ctx g = { ar, referee_new(&ar->settings), { rec->a_black ? BLACK : WHITE, rec->a_black ? WHITE : BLACK },
-                   malloc(3 * sizeof(bot_memory)), engines, rec, seed_of_game(ar->seed, index), index };
-    if (!g.r || !g.mem) { rec->refused = 1; referee_free(g.r); free(g.mem); return; }
+    game_ctx g = { ar,
+                   referee_new(&ar->settings),
+                   { rec->a_black ? BLACK : WHITE, rec->a_black ? WHITE : BLACK },
+                   malloc(3 * sizeof(bot_memory)),
+                   engines,
+                   rec,
+                   seed_of_game(ar->seed, index),
+                   index };
+    if (!g.r || !g.mem) {
+        rec->refused = 1;
+        referee_free(g.r);
+        free(g.mem);
+        return;
+    }
     bot_memory_init(&g.mem[BLACK], &ar->settings, BLACK);
     bot_memory_init(&g.mem[WHITE], &ar->settings, WHITE);
     for (int who = 0; who < 2; who++)
@@ -271,7 +286,7 @@ static void play_game(const arena *ar, int index, game_record *rec, gtp_client *
         if (!take_turn(&g, seen)) break;
     }
     rec->capped = referee_to_move(g.r) != EMPTY;
-    for (int i = 0; i < 2 && referee_to_move(g.r) != EMPTY; i++)   /* the cap: score as it stands */
+    for (int i = 0; i < 2 && referee_to_move(g.r) != EMPTY; i++) /* the cap: score as it stands */
         referee_apply(g.r, (action){ ACT_PASS, referee_to_move(g.r), NO_POINT }, NULL);
     game_result res = referee_result(g.r);
     int a_colour = g.colour[0];
@@ -325,11 +340,11 @@ static void print_side(const arena *ar, int who) {
     double per_move = t.turns ? t.seconds / t.turns : 0;
     double per_s = t.seconds > 0 ? t.playouts / t.seconds : 0;
     double attempts = t.turns ? (double)t.decisions / t.turns : 0;
-    printf("  %s (%s): %.4f s per move, %.2f attempts per move, %.0f playouts/s\n",
-           who == 0 ? "A" : "B", ar->name[who], per_move, attempts, per_s);
+    printf("  %s (%s): %.4f s per move, %.2f attempts per move, %.0f playouts/s\n", who == 0 ? "A" : "B",
+           ar->name[who], per_move, attempts, per_s);
     printf("RESULT side=%s name=%s sec_per_move=%.5f attempts_per_move=%.3f "
-           "playouts_per_sec=%.0f\n", who == 0 ? "a" : "b", result_word(ar->name[who], word, sizeof word),
-           per_move, attempts, per_s);
+           "playouts_per_sec=%.0f\n",
+           who == 0 ? "a" : "b", result_word(ar->name[who], word, sizeof word), per_move, attempts, per_s);
 }
 
 static void print_report(const arena *ar, double wall) {
@@ -339,8 +354,10 @@ static void print_report(const arena *ar, double wall) {
         const game_record *g = &ar->records[i];
         if (g->forfeit >= 0) forfeits[g->forfeit]++;
         wins += g->a_score;
-        if (g->a_black) { as_black += g->a_score; black_games++; }
-        else as_white += g->a_score;
+        if (g->a_black) {
+            as_black += g->a_score;
+            black_games++;
+        } else as_white += g->a_score;
         capped += g->capped;
         refused += g->refused;
     }
@@ -350,29 +367,27 @@ static void print_report(const arena *ar, double wall) {
     char capture[32] = "";
     if (ar->settings.capture_target > 0)
         snprintf(capture, sizeof capture, " capture %d", ar->settings.capture_target);
-    printf("arena: A=%s vs B=%s, %dx%d%s%s komi %.1f, %d games, %d threads, seed %llu, %.0f s\n",
-           ar->name[0], ar->name[1], ar->settings.size, ar->settings.size,
-           ar->settings.torus ? " torus" : "", capture, ar->settings.komi_x2 / 2.0, n,
-           ar->threads, (unsigned long long)ar->seed, wall);
-    printf("  A won %.1f of %d (as black %.1f/%d, as white %.1f/%d)\n", wins, n,
-           as_black, black_games, as_white, n - black_games);
-    printf("  win rate %.1f%%, 95%% interval [%.1f%%, %.1f%%] (Wilson)\n",
-           100 * p, 100 * iv.low, 100 * iv.high);
+    printf("arena: A=%s vs B=%s, %dx%d%s%s komi %.1f, %d games, %d threads, seed %llu, %.0f s\n", ar->name[0],
+           ar->name[1], ar->settings.size, ar->settings.size, ar->settings.torus ? " torus" : "", capture,
+           ar->settings.komi_x2 / 2.0, n, ar->threads, (unsigned long long)ar->seed, wall);
+    printf("  A won %.1f of %d (as black %.1f/%d, as white %.1f/%d)\n", wins, n, as_black, black_games,
+           as_white, n - black_games);
+    printf("  win rate %.1f%%, 95%% interval [%.1f%%, %.1f%%] (Wilson)\n", 100 * p, 100 * iv.low,
+           100 * iv.high);
     printf("  Elo difference %+.0f [%+.0f, %+.0f]\n", elo_of(p), elo_of(iv.low), elo_of(iv.high));
-    if (capped || refused)
-        printf("  %d games hit the event cap, %d actions were refused\n", capped, refused);
+    if (capped || refused) printf("  %d games hit the event cap, %d actions were refused\n", capped, refused);
     for (int i = 0, shown = 0; i < n; i++) {
         const game_record *g = &ar->records[i];
         if (g->forfeit < 0 || shown++ >= 20) continue;
-        printf("  game %d: %s (%s) lost by a protocol failure: %s\n", i + 1,
-               g->forfeit == 0 ? "A" : "B", ar->name[g->forfeit], g->why);
+        printf("  game %d: %s (%s) lost by a protocol failure: %s\n", i + 1, g->forfeit == 0 ? "A" : "B",
+               ar->name[g->forfeit], g->why);
     }
     char word_a[256], word_b[256];
     printf("RESULT a=%s b=%s games=%d wins=%.1f rate=%.4f low=%.4f high=%.4f "
            "elo=%.0f elo_low=%.0f elo_high=%.0f capped=%d refused=%d forfeits_a=%d forfeits_b=%d\n",
            result_word(ar->name[0], word_a, sizeof word_a), result_word(ar->name[1], word_b, sizeof word_b),
-           n, wins, p, iv.low, iv.high, elo_of(p),
-           elo_of(iv.low), elo_of(iv.high), capped, refused, forfeits[0], forfeits[1]);
+           n, wins, p, iv.low, iv.high, elo_of(p), elo_of(iv.low), elo_of(iv.high), capped, refused,
+           forfeits[0], forfeits[1]);
     print_side(ar, 0);
     print_side(ar, 1);
 }
@@ -393,22 +408,24 @@ static const char usage_text[] =
 static bool parse_rules(const char *s, referee_rules *out) {
     static const char *names[] = { "olympiad", "common", "hamburg" };
     for (int i = 0; i < 3; i++)
-        if (!strcmp(s, names[i])) { *out = (referee_rules)i; return true; }
+        if (!strcmp(s, names[i])) {
+            *out = (referee_rules)i;
+            return true;
+        }
     return false;
 }
 
 /* Fills ar from argv; prints the problem and returns false on bad input. */
 static bool parse_args(int argc, char **argv, arena *ar) {
     static const struct option opts[] = {
-        { "a", required_argument, 0, 'a' }, { "b", required_argument, 0, 'b' },
-        { "games", required_argument, 0, 'g' }, { "size", required_argument, 0, 's' },
-        { "komi", required_argument, 0, 'k' }, { "rules", required_argument, 0, 'r' },
-        { "torus", no_argument, 0, 't' }, { "handicap", required_argument, 0, 'h' },
-        { "capture", required_argument, 0, 'c' },
-        { "threads", required_argument, 0, 'j' }, { "seed", required_argument, 0, 'S' },
-        { "timeout", required_argument, 0, 'T' }, { "sgf", required_argument, 0, 'o' },
-        { "ko", required_argument, 0, 'K' },
-        { "help", no_argument, 0, '?' }, { 0, 0, 0, 0 },
+        { "a", required_argument, 0, 'a' },       { "b", required_argument, 0, 'b' },
+        { "games", required_argument, 0, 'g' },   { "size", required_argument, 0, 's' },
+        { "komi", required_argument, 0, 'k' },    { "rules", required_argument, 0, 'r' },
+        { "torus", no_argument, 0, 't' },         { "handicap", required_argument, 0, 'h' },
+        { "capture", required_argument, 0, 'c' }, { "threads", required_argument, 0, 'j' },
+        { "seed", required_argument, 0, 'S' },    { "timeout", required_argument, 0, 'T' },
+        { "sgf", required_argument, 0, 'o' },     { "ko", required_argument, 0, 'K' },
+        { "help", no_argument, 0, '?' },          { 0, 0, 0, 0 },
     };
     bool komi_set = false;
     double komi = 0;
@@ -420,8 +437,13 @@ static bool parse_args(int argc, char **argv, arena *ar) {
         case 'b': ar->name[1] = optarg; break;
         case 'g': ar->games = atoi(optarg); break;
         case 's': ar->settings.size = atoi(optarg); break;
-        case 'k': komi = atof(optarg); komi_set = true; break;
-        case 'r': if (!parse_rules(optarg, &ar->settings.rules)) return false; break;
+        case 'k':
+            komi = atof(optarg);
+            komi_set = true;
+            break;
+        case 'r':
+            if (!parse_rules(optarg, &ar->settings.rules)) return false;
+            break;
         case 't': ar->settings.torus = true; break;
         case 'h': ar->settings.handicap = atoi(optarg); break;
         case 'c': ar->settings.capture_target = atoi(optarg); break;
@@ -436,8 +458,7 @@ static bool parse_args(int argc, char **argv, arena *ar) {
         default: return false;
         }
     }
-    ar->settings.komi_x2 = komi_set ? (int)lround(komi * 2)
-                                    : settings_default_komi_x2(ar->settings.handicap);
+    ar->settings.komi_x2 = komi_set ? (int)lround(komi * 2) : settings_default_komi_x2(ar->settings.handicap);
     if (optind != argc || !ar->name[0] || !ar->name[1] || ar->games <= 0 || ar->threads <= 0 ||
         ar->timeout_ms <= 0)
         return false;
@@ -473,7 +494,7 @@ int cmd_arena(int argc, char **argv) {
         return 2;
     }
     if (ar.threads > ar.games) ar.threads = ar.games;
-    signal(SIGPIPE, SIG_IGN);   /* a dead engine's pipe is a lost game, not a dead arena */
+    signal(SIGPIPE, SIG_IGN); /* a dead engine's pipe is a lost game, not a dead arena */
     pthread_mutex_init(&ar.progress_lock, NULL);
     ar.records = calloc((size_t)ar.games, sizeof *ar.records);
     pthread_t *tids = calloc((size_t)ar.threads, sizeof *tids);

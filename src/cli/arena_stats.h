@@ -8,7 +8,9 @@
 #ifndef PG_CLI_ARENA_STATS_H
 #define PG_CLI_ARENA_STATS_H
 
-typedef struct interval { double low, high; } interval;
+typedef struct interval {
+    double low, high;
+} interval;
 
 /* The 95% Wilson interval of `wins` successes in n trials (draws count as
  * half a win, so wins may end in .5). n > 0. */

@@ -36,8 +36,8 @@ typedef struct bench_row {
 } bench_row;
 
 static void print_header(void) {
-    printf("%-44s %-6s %10s %8s %12s %-9s %8s %6s\n",
-           "benchmark (one thread)", "board", "count", "cpu s", "rate", "unit", "target", "ratio");
+    printf("%-44s %-6s %10s %8s %12s %-9s %8s %6s\n", "benchmark (one thread)", "board", "count", "cpu s",
+           "rate", "unit", "target", "ratio");
 }
 
 static void print_row(const bench_row *r) {
@@ -45,8 +45,7 @@ static void print_row(const bench_row *r) {
     printf("%-44s %-6s %10ld %8.2f %12.0f %-9s", r->what, r->board, r->count, r->seconds, rate, r->unit);
     if (r->target > 0)
         printf(" %8.0f %5.2fx %s\n", r->target, rate / r->target, rate >= r->target ? "ok" : "BELOW");
-    else
-        printf(" %8s %6s\n", "-", "-");
+    else printf(" %8s %6s\n", "-", "-");
     fflush(stdout);
 }
 
@@ -64,8 +63,12 @@ static bench_row bench_playouts(int size, double seconds, uint64_t seed) {
         }
         elapsed = now_thread_cpu_s() - start;
     }
-    bench_row row = { "light random playouts from the empty board", size == 9 ? "9x9" : "19x19",
-                      "playouts/s", n, elapsed, size == 9 ? PLAYOUT_TARGET_9X9 : 0 };
+    bench_row row = { "light random playouts from the empty board",
+                      size == 9 ? "9x9" : "19x19",
+                      "playouts/s",
+                      n,
+                      elapsed,
+                      size == 9 ? PLAYOUT_TARGET_9X9 : 0 };
     return row;
 }
 
@@ -76,9 +79,13 @@ static bool looks_like_own_eye(const board *b, int c, point p) {
     return true;
 }
 
-typedef struct game_stats { long games, attempts, events; } game_stats;
+typedef struct game_stats {
+    long games, attempts, events;
+} game_stats;
 
-typedef struct viewers { view v[3]; } viewers;
+typedef struct viewers {
+    view v[3];
+} viewers;
 
 static void observe_all(const referee *r, int seq, viewers *vs) {
     static const viewer who[3] = { VIEWER_BLACK, VIEWER_WHITE, VIEWER_SPECTATOR };
@@ -142,10 +149,20 @@ static void bench_games(double seconds, bool with_views, bench_row rows[2]) {
         elapsed = now_thread_cpu_s() - start;
     }
     free(vs);
-    rows[0] = (bench_row){ with_views ? "random Phantom games, 3 viewers folded" : "random Phantom games through the referee",
-                           "9x9", "games/s", st.games, elapsed, 0 };
-    rows[1] = (bench_row){ with_views ? "  events observed by 3 viewers, in them" : "  attempts (legal or not) in them",
-                           "9x9", with_views ? "events/s" : "tries/s", with_views ? st.events : st.attempts, elapsed, 0 };
+    rows[0] = (bench_row){ with_views ? "random Phantom games, 3 viewers folded"
+                                      : "random Phantom games through the referee",
+                           "9x9",
+                           "games/s",
+                           st.games,
+                           elapsed,
+                           0 };
+    rows[1] = (bench_row){ with_views ? "  events observed by 3 viewers, in them"
+                                      : "  attempts (legal or not) in them",
+                           "9x9",
+                           with_views ? "events/s" : "tries/s",
+                           with_views ? st.events : st.attempts,
+                           elapsed,
+                           0 };
 }
 
 static const char usage_text[] =
@@ -175,8 +192,7 @@ int cmd_bench(int argc, char **argv) {
             return 2;
         }
     }
-    if (storage_dir)
-        return store_bench_report(stdout, storage_dir, "schema.sql", 200, seconds);
+    if (storage_dir) return store_bench_report(stdout, storage_dir, "schema.sql", 200, seconds);
     print_header();
     bench_row row = bench_playouts(9, seconds, 1);
     print_row(&row);

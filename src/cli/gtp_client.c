@@ -37,11 +37,20 @@ struct gtp_client {
 gtp_client *gtp_client_start(const char *command, char *err, size_t err_len) {
     int in[2], out[2];
     gtp_client *c = calloc(1, sizeof *c);
-    if (!c) { snprintf(err, err_len, "out of memory"); return NULL; }
-    if (pipe2(in, O_CLOEXEC) != 0) { snprintf(err, err_len, "pipe: %s", strerror(errno)); free(c); return NULL; }
+    if (!c) {
+        snprintf(err, err_len, "out of memory");
+        return NULL;
+    }
+    if (pipe2(in, O_CLOEXEC) != 0) {
+        snprintf(err, err_len, "pipe: %s", strerror(errno));
+        free(c);
+        return NULL;
+    }
     if (pipe2(out, O_CLOEXEC) != 0) {
         snprintf(err, err_len, "pipe: %s", strerror(errno));
-        close(in[0]); close(in[1]); free(c);
+        close(in[0]);
+        close(in[1]);
+        free(c);
         return NULL;
     }
     posix_spawn_file_actions_t fa;
@@ -61,7 +70,9 @@ gtp_client *gtp_client_start(const char *command, char *err, size_t err_len) {
     close(out[1]);
     if (rc != 0) {
         snprintf(err, err_len, "cannot start /bin/sh: %s", strerror(rc));
-        close(in[1]); close(out[0]); free(c);
+        close(in[1]);
+        close(out[0]);
+        free(c);
         return NULL;
     }
     c->to_engine = in[1];
@@ -135,20 +146,34 @@ static gtp_outcome parse_response(gtp_client *c, size_t end, char *answer, size_
     return text[0] == '=' ? GTP_OK : GTP_REFUSED;
 }
 
-gtp_outcome gtp_client_ask(gtp_client *c, const char *command, int timeout_ms,
-                           char *answer, size_t len) {
+gtp_outcome gtp_client_ask(gtp_client *c, const char *command, int timeout_ms, char *answer, size_t len) {
     size_t n = strlen(command), end;
     char *line = malloc(n + 2);
-    if (!line) { snprintf(answer, len, "out of memory"); return GTP_DEAD; }
+    if (!line) {
+        snprintf(answer, len, "out of memory");
+        return GTP_DEAD;
+    }
     memcpy(line, command, n);
     line[n] = '\n';
     bool sent = write_all(c->to_engine, line, n + 1);
     free(line);
-    if (!sent) { snprintf(answer, len, "the engine closed its input (%s)", strerror(errno)); return GTP_DEAD; }
+    if (!sent) {
+        snprintf(answer, len, "the engine closed its input (%s)", strerror(errno));
+        return GTP_DEAD;
+    }
     gtp_outcome o = read_response(c, timeout_ms, &end);
-    if (o == GTP_TIMEOUT) { snprintf(answer, len, "no answer within %d ms", timeout_ms); return o; }
-    if (o == GTP_DEAD) { snprintf(answer, len, "the engine exited or closed its output"); return o; }
-    if (o == GTP_GARBLED) { snprintf(answer, len, "an answer longer than %d bytes", READ_MAX); return o; }
+    if (o == GTP_TIMEOUT) {
+        snprintf(answer, len, "no answer within %d ms", timeout_ms);
+        return o;
+    }
+    if (o == GTP_DEAD) {
+        snprintf(answer, len, "the engine exited or closed its output");
+        return o;
+    }
+    if (o == GTP_GARBLED) {
+        snprintf(answer, len, "an answer longer than %d bytes", READ_MAX);
+        return o;
+    }
     return parse_response(c, end, answer, len);
 }
 
@@ -162,7 +187,7 @@ void gtp_client_stop(gtp_client *c) {
         struct timespec t = { 0, 20 * 1000 * 1000 };
         nanosleep(&t, NULL);
     }
-    if (done == 0) {   /* unreaped, so its group id is still its own */
+    if (done == 0) { /* unreaped, so its group id is still its own */
         kill(-c->pid, SIGKILL);
         waitpid(c->pid, &status, 0);
     }

@@ -15,11 +15,11 @@
 #include <stddef.h>
 
 typedef enum {
-    GTP_OK = 0,     /* "= ..." */
-    GTP_REFUSED,    /* "? ...": the engine answered with an error */
-    GTP_GARBLED,    /* the answer is not a GTP response */
-    GTP_TIMEOUT,    /* no complete answer in time */
-    GTP_DEAD        /* the engine exited or closed its pipes */
+    GTP_OK = 0,  /* "= ..." */
+    GTP_REFUSED, /* "? ...": the engine answered with an error */
+    GTP_GARBLED, /* the answer is not a GTP response */
+    GTP_TIMEOUT, /* no complete answer in time */
+    GTP_DEAD     /* the engine exited or closed its pipes */
 } gtp_outcome;
 
 typedef struct gtp_client gtp_client;
@@ -31,8 +31,7 @@ gtp_client *gtp_client_start(const char *command, char *err, size_t err_len);
  * response. The response's text (after "= " or "? ", without the id and
  * the closing empty line) goes to answer, truncated to len bytes; for the
  * failures, a description of what happened. */
-gtp_outcome gtp_client_ask(gtp_client *c, const char *command, int timeout_ms,
-                           char *answer, size_t len);
+gtp_outcome gtp_client_ask(gtp_client *c, const char *command, int timeout_ms, char *answer, size_t len);
 
 /* Sends quit, gives the engine a moment to exit, then kills it; frees c. */
 void gtp_client_stop(gtp_client *c);

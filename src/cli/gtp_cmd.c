@@ -46,8 +46,11 @@ static int serve(gtp_engine *e) {
 
 int cmd_gtp(int argc, char **argv) {
     static const struct option opts[] = {
-        { "level", required_argument, 0, 'l' }, { "player", required_argument, 0, 'p' },
-        { "seed", required_argument, 0, 's' }, { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 },
+        { "level", required_argument, 0, 'l' },
+        { "player", required_argument, 0, 'p' },
+        { "seed", required_argument, 0, 's' },
+        { "help", no_argument, 0, 'h' },
+        { 0, 0, 0, 0 },
     };
     const char *level = NULL, *player = NULL;
     uint64_t seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);

@@ -37,13 +37,13 @@ typedef struct reply {
 } reply;
 
 struct gtp_engine {
-    reply reply;              /* the answer being written (large: kept off the stack) */
-    bot_config config;        /* the player and its budget */
+    reply reply;       /* the answer being written (large: kept off the stack) */
+    bot_config config; /* the player and its budget */
     char player_name[48];
-    uint64_t seed;            /* this game's seed (phantom-seed) */
-    game_settings settings;   /* the table, as the controller set it */
-    int seat;                 /* BLACK, WHITE, or EMPTY until chosen */
-    bot_memory memory;        /* the seat's knowledge; valid once seated */
+    uint64_t seed;          /* this game's seed (phantom-seed) */
+    game_settings settings; /* the table, as the controller set it */
+    int seat;               /* BLACK, WHITE, or EMPTY until chosen */
+    bot_memory memory;      /* the seat's knowledge; valid once seated */
     /* time_settings and time_left, in seconds; no limit when !timed */
     bool timed;
     int main_s, byo_s, byo_stones;
@@ -134,7 +134,9 @@ static bool cmd_known_command(gtp_engine *e, const args *a, reply *r);
 static bool cmd_list_commands(gtp_engine *e, const args *a, reply *r);
 
 static bool cmd_quit(gtp_engine *e, const args *a, reply *r) {
-    (void)e; (void)a; (void)r;
+    (void)e;
+    (void)a;
+    (void)r;
     return true;
 }
 
@@ -143,8 +145,7 @@ static bool cmd_quit(gtp_engine *e, const args *a, reply *r) {
 static bool cmd_boardsize(gtp_engine *e, const args *a, reply *r) {
     long n;
     if (!want_args(a, 1, "a board size", r)) return false;
-    if (!parse_int(a->v[0], BOARD_MIN_SIZE, BOARD_MAX_SIZE, &n))
-        return fail(r, "unacceptable size");
+    if (!parse_int(a->v[0], BOARD_MIN_SIZE, BOARD_MAX_SIZE, &n)) return fail(r, "unacceptable size");
     e->settings.size = (int)n;
     e->settings.handicap = 0;
     new_game(e);
@@ -166,20 +167,18 @@ static bool cmd_komi(gtp_engine *e, const args *a, reply *r) {
     if (fabs(k) > 1000) return fail(r, "komi must be between -1000 and 1000");
     if (k * 2 != floor(k * 2)) return fail(r, "komi must be a multiple of 0.5");
     e->settings.komi_x2 = (int)lround(k * 2);
-    e->memory.view.settings.komi_x2 = e->settings.komi_x2;   /* public, may change any time */
+    e->memory.view.settings.komi_x2 = e->settings.komi_x2; /* public, may change any time */
     return true;
 }
 
 static bool set_handicap(gtp_engine *e, int n, reply *r) {
     point hc[HANDICAP_MAX];
-    if (n < 2 || handicap_points(e->settings.size, n, hc) < 0)
-        return fail(r, "invalid number of stones");
+    if (n < 2 || handicap_points(e->settings.size, n, hc) < 0) return fail(r, "invalid number of stones");
     if (started(e) || e->settings.handicap != 0) return fail(r, "board not empty");
     e->settings.handicap = n;
     new_game(e);
     char v[VERTEX_BUF];
-    for (int i = 0; i < n; i++)
-        say(r, "%s%s", i ? " " : "", vertex_format(hc[i], e->settings.size, v));
+    for (int i = 0; i < n; i++) say(r, "%s%s", i ? " " : "", vertex_format(hc[i], e->settings.size, v));
     return true;
 }
 
@@ -200,8 +199,7 @@ static bool cmd_place_free_handicap(gtp_engine *e, const args *a, reply *r) {
 static bool cmd_set_free_handicap(gtp_engine *e, const args *a, reply *r) {
     point hc[HANDICAP_MAX];
     int n = a->n;
-    if (n < 2 || handicap_points(e->settings.size, n, hc) < 0)
-        return fail(r, "invalid number of stones");
+    if (n < 2 || handicap_points(e->settings.size, n, hc) < 0) return fail(r, "invalid number of stones");
     for (int i = 0; i < n; i++) {
         point p;
         if (!vertex_parse(a->v[i], e->settings.size, &p) || p == PASS_POINT)
@@ -222,7 +220,8 @@ static bool cmd_set_free_handicap(gtp_engine *e, const args *a, reply *r) {
 static bool cmd_phantom_rules(gtp_engine *e, const args *a, reply *r) {
     referee_rules rules;
     if (!want_args(a, 1, "olympiad, common or hamburg", r) || !refuse_if_started(e, r)) return false;
-    if (!gtp_rules_parse(a->v[0], &rules)) return fail(r, "syntax error: expected olympiad, common or hamburg");
+    if (!gtp_rules_parse(a->v[0], &rules))
+        return fail(r, "syntax error: expected olympiad, common or hamburg");
     e->settings.rules = rules;
     new_game(e);
     return true;
@@ -248,8 +247,7 @@ static bool cmd_phantom_torus(gtp_engine *e, const args *a, reply *r) {
 
 static bool cmd_phantom_capture_target(gtp_engine *e, const args *a, reply *r) {
     long n;
-    if (!want_args(a, 1, "a number of stones (0: ordinary Go)", r) || !refuse_if_started(e, r))
-        return false;
+    if (!want_args(a, 1, "a number of stones (0: ordinary Go)", r) || !refuse_if_started(e, r)) return false;
     if (!parse_int(a->v[0], 0, BOARD_MAX_POINTS, &n))
         return fail(r, "syntax error: the capture target must be 0 (off) to %d", BOARD_MAX_POINTS);
     e->settings.capture_target = (int)n;
@@ -283,10 +281,10 @@ static bool cmd_phantom_seed(gtp_engine *e, const args *a, reply *r) {
 static bool cmd_phantom_settings(gtp_engine *e, const args *a, reply *r) {
     const game_settings *s = &e->settings;
     if (!want_args(a, 0, "no arguments", r)) return false;
-    return say(r, "size %d komi %g handicap %d rules %s ko %s torus %s capture_target %d seat %s",
-               s->size, s->komi_x2 / 2.0, s->handicap, gtp_rules_name(s->rules),
-               s->ko == KO_SUPERKO ? "superko" : "simple", s->torus ? "on" : "off",
-               s->capture_target, e->seat == EMPTY ? "none" : gtp_colour_name(e->seat));
+    return say(r, "size %d komi %g handicap %d rules %s ko %s torus %s capture_target %d seat %s", s->size,
+               s->komi_x2 / 2.0, s->handicap, gtp_rules_name(s->rules),
+               s->ko == KO_SUPERKO ? "superko" : "simple", s->torus ? "on" : "off", s->capture_target,
+               e->seat == EMPTY ? "none" : gtp_colour_name(e->seat));
 }
 
 /* ---- time ---- */
@@ -342,7 +340,7 @@ static bool cmd_genmove(gtp_engine *e, const args *a, reply *r) {
     if (!want_args(a, 1, "a colour", r)) return false;
     if (!gtp_colour_parse(a->v[0], &colour)) return fail(r, "syntax error: expected black or white");
     if (e->seat == EMPTY) {
-        e->seat = colour;   /* the first genmove of a game chooses the seat */
+        e->seat = colour; /* the first genmove of a game chooses the seat */
         new_game(e);
     }
     if (colour != e->seat) return fail(r, "this engine plays %s (phantom-seat)", gtp_colour_name(e->seat));
@@ -385,12 +383,12 @@ static bool report_vertex(const gtp_engine *e, const args *a, int *i, observatio
     bool own = ob->color == e->seat;
     int size = e->settings.size;
     bool given = *i < a->n && !is_keyword(a->v[*i]);
-    if (!own && given)
-        return fail(r, "the opponent's attempts are hidden: report them without a vertex");
+    if (!own && given) return fail(r, "the opponent's attempts are hidden: report them without a vertex");
     if (!own) return true;
     if (!given) return fail(r, "syntax error: the engine's own attempt needs its vertex");
     point p;
-    if (!vertex_parse(a->v[*i], size, &p)) return fail(r, "syntax error: '%s' is not a vertex of this board", a->v[*i]);
+    if (!vertex_parse(a->v[*i], size, &p))
+        return fail(r, "syntax error: '%s' is not a vertex of this board", a->v[*i]);
     if (p == PASS_POINT) return fail(r, "a pass is reported with phantom-passed");
     if (e->memory.view.stone[p] == e->seat) return fail(r, "%s holds the engine's own stone", a->v[*i]);
     if (e->memory.view.mark[p] & VIEW_TRIED) return fail(r, "%s was already tried this turn", a->v[*i]);
@@ -445,7 +443,8 @@ static bool report_captures(const gtp_engine *e, const args *a, int *i, observat
     int most = e->memory.view.on_board[victim];
     if (*i >= a->n || !parse_int(a->v[*i], 1, BOARD_MAX_POINTS, &n))
         return fail(r, "syntax error: captures needs a number of stones");
-    if (n > most) return fail(r, "captures %ld: only %d %s stones are on the board", n, most, gtp_colour_name(victim));
+    if (n > most)
+        return fail(r, "captures %ld: only %d %s stones are on the board", n, most, gtp_colour_name(victim));
     ob->captured_count = (int16_t)n;
     (*i)++;
     return report_captured_points(e, a, i, ob, r);
@@ -464,7 +463,7 @@ static void report_apply(gtp_engine *e, observation *ob) {
         ob->ended = true;
         ob->result = (game_result){ true, false, END_CAPTURE, ob->color, 0, 0 };
     } else if (ob->kind == EV_PASS && v->passes >= 1) {
-        ob->ended = true;   /* scored by the referee; the engine cannot see the board */
+        ob->ended = true; /* scored by the referee; the engine cannot see the board */
         ob->result = (game_result){ true, false, END_PASSES, EMPTY, 0, 0 };
     }
     bot_memory_apply(&e->memory, ob);
@@ -493,8 +492,10 @@ static bool cmd_phantom_illegal(gtp_engine *e, const args *a, reply *r) {
     bool told = ob.color == e->seat && e->settings.rules == RULES_HAMBURG;
     illegal_reason why = ILLEGAL_NONE;
     if (i < a->n && gtp_reason_parse(a->v[i], &why)) {
-        if (!told) return fail(r, "%s", ob.color == e->seat ? "only hamburg rules tell the reason"
-                                                         : "the reason of the opponent's attempt is hidden");
+        if (!told)
+            return fail(r, "%s",
+                        ob.color == e->seat ? "only hamburg rules tell the reason"
+                                            : "the reason of the opponent's attempt is hidden");
         i++;
     } else if (told) {
         return fail(r, "hamburg rules tell the reason: occupied, suicide or ko");
@@ -540,10 +541,13 @@ static bool cmd_showboard(gtp_engine *e, const args *a, reply *r) {
         say(r, " %2d", y + 1);
     }
     show_letters(size, r);
-    return say(r, "\n%s's view, turn %d, %s; on the board: black %d, white %d; captured by black %d, white %d"
-                  "\nX/O stones seen, x/o opponent stones inferred, ? perhaps a stone, * tried this turn",
+    return say(r,
+               "\n%s's view, turn %d, %s; on the board: black %d, white %d; captured by black %d, white %d"
+               "\nX/O stones seen, x/o opponent stones inferred, ? perhaps a stone, * tried this turn",
                gtp_colour_name(e->seat), v->turn,
-               v->over ? "game over" : v->to_move == BLACK ? "black to move" : "white to move",
+               v->over               ? "game over"
+               : v->to_move == BLACK ? "black to move"
+                                     : "white to move",
                v->on_board[BLACK], v->on_board[WHITE], v->captured_by[BLACK], v->captured_by[WHITE]);
 }
 
@@ -551,7 +555,10 @@ static bool cmd_showboard(gtp_engine *e, const args *a, reply *r) {
 
 typedef bool (*handler)(gtp_engine *e, const args *a, reply *r);
 
-static const struct { const char *name; handler run; } commands[] = {
+static const struct {
+    const char *name;
+    handler run;
+} commands[] = {
     { "protocol_version", cmd_protocol_version },
     { "name", cmd_name },
     { "version", cmd_version },

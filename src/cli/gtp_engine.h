@@ -41,7 +41,6 @@ void gtp_engine_free(gtp_engine *e);
  * "=[id] ...\n\n" or "?[id] ...\n\n", NUL-terminated, into out (at least
  * GTP_RESPONSE_MAX bytes) and returns its length; returns 0 and writes ""
  * when the line holds no command. *quit becomes true after `quit`. */
-size_t gtp_engine_execute(gtp_engine *e, const char *line, size_t len,
-                          char *out, bool *quit);
+size_t gtp_engine_execute(gtp_engine *e, const char *line, size_t len, char *out, bool *quit);
 
 #endif

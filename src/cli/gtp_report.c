@@ -10,8 +10,14 @@
 const char *gtp_colour_name(int colour) { return colour == BLACK ? "black" : "white"; }
 
 bool gtp_colour_parse(const char *s, int *out) {
-    if (!strcasecmp(s, "b") || !strcasecmp(s, "black")) { *out = BLACK; return true; }
-    if (!strcasecmp(s, "w") || !strcasecmp(s, "white")) { *out = WHITE; return true; }
+    if (!strcasecmp(s, "b") || !strcasecmp(s, "black")) {
+        *out = BLACK;
+        return true;
+    }
+    if (!strcasecmp(s, "w") || !strcasecmp(s, "white")) {
+        *out = WHITE;
+        return true;
+    }
     return false;
 }
 
@@ -22,7 +28,10 @@ const char *gtp_rules_name(referee_rules r) { return rules_names[r]; }
 
 bool gtp_rules_parse(const char *s, referee_rules *out) {
     for (int i = 0; i < 3; i++)
-        if (!strcasecmp(s, rules_names[i])) { *out = (referee_rules)i; return true; }
+        if (!strcasecmp(s, rules_names[i])) {
+            *out = (referee_rules)i;
+            return true;
+        }
     return false;
 }
 
@@ -30,7 +39,10 @@ const char *gtp_reason_name(illegal_reason r) { return reason_names[r]; }
 
 bool gtp_reason_parse(const char *s, illegal_reason *out) {
     for (int i = ILLEGAL_OCCUPIED; i <= ILLEGAL_KO; i++)
-        if (!strcasecmp(s, reason_names[i])) { *out = (illegal_reason)i; return true; }
+        if (!strcasecmp(s, reason_names[i])) {
+            *out = (illegal_reason)i;
+            return true;
+        }
     return false;
 }
 

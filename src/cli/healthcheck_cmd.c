@@ -40,17 +40,17 @@ struct hc_url {
 
 static void hc_usage(FILE *out) {
     fprintf(out,
-        "usage: phantomgo healthcheck [--url URL] [--timeout SECONDS]\n"
-        "\n"
-        "GETs URL and exits 0 when the server answers HTTP 200, 1 otherwise\n"
-        "(refused, timed out, any other status, bad arguments).\n"
-        "\n"
-        "  --url URL          http:// URL to check; default\n"
-        "                     http://HOST:$PHANTOMGO_PORT/api/health, where PORT\n"
-        "                     defaults to 8080 and HOST is $PHANTOMGO_LISTEN when\n"
-        "                     that names one address, 127.0.0.1 otherwise\n"
-        "  --timeout SECONDS  give up after this long in total (default %d)\n",
-        HC_DEFAULT_TIMEOUT_S);
+            "usage: phantomgo healthcheck [--url URL] [--timeout SECONDS]\n"
+            "\n"
+            "GETs URL and exits 0 when the server answers HTTP 200, 1 otherwise\n"
+            "(refused, timed out, any other status, bad arguments).\n"
+            "\n"
+            "  --url URL          http:// URL to check; default\n"
+            "                     http://HOST:$PHANTOMGO_PORT/api/health, where PORT\n"
+            "                     defaults to 8080 and HOST is $PHANTOMGO_LISTEN when\n"
+            "                     that names one address, 127.0.0.1 otherwise\n"
+            "  --timeout SECONDS  give up after this long in total (default %d)\n",
+            HC_DEFAULT_TIMEOUT_S);
 }
 
 /* Accepts "--name VALUE" and "--name=VALUE"; *i is advanced past VALUE. */
@@ -77,11 +77,9 @@ static int hc_default_url(char *buf, size_t size) {
     const char *port = getenv("PHANTOMGO_PORT");
     const char *listen = getenv("PHANTOMGO_LISTEN");
     if (!port || !*port) port = "8080";
-    if (!listen || !*listen || !strcmp(listen, "0.0.0.0") || !strcmp(listen, "::"))
-        listen = "127.0.0.1";
-    int len = strchr(listen, ':')
-            ? snprintf(buf, size, "http://[%s]:%s/api/health", listen, port)
-            : snprintf(buf, size, "http://%s:%s/api/health", listen, port);
+    if (!listen || !*listen || !strcmp(listen, "0.0.0.0") || !strcmp(listen, "::")) listen = "127.0.0.1";
+    int len = strchr(listen, ':') ? snprintf(buf, size, "http://[%s]:%s/api/health", listen, port)
+                                  : snprintf(buf, size, "http://%s:%s/api/health", listen, port);
     return len > 0 && (size_t)len < size ? 0 : -1;
 }
 
@@ -117,8 +115,7 @@ static int hc_parse_authority(const char *s, size_t len, struct hc_url *out) {
     }
     if (hc_copy_part(out->host, sizeof out->host, host, host_len)) return -1;
     if (!colon) return hc_copy_part(out->port, sizeof out->port, "80", 2);
-    if (hc_copy_part(out->port, sizeof out->port, colon + 1, (size_t)(s + len - colon - 1)))
-        return -1;
+    if (hc_copy_part(out->port, sizeof out->port, colon + 1, (size_t)(s + len - colon - 1))) return -1;
     return hc_valid_port(out->port) ? 0 : -1;
 }
 
@@ -132,7 +129,7 @@ static int hc_parse_url(const char *url, struct hc_url *out) {
     if (hc_parse_authority(authority, authority_len, out)) return -1;
     const char *path = slash ? slash : "/";
     for (const char *p = path; *p; p++)
-        if ((unsigned char)*p <= ' ' || *p == 0x7f) return -1;   /* no header injection */
+        if ((unsigned char)*p <= ' ' || *p == 0x7f) return -1; /* no header injection */
     return hc_copy_part(out->path, sizeof out->path, path, strlen(path));
 }
 
@@ -143,7 +140,10 @@ static int hc_parse_url(const char *url, struct hc_url *out) {
 static int hc_wait(int fd, short events, long long deadline_ms) {
     for (;;) {
         long long left = deadline_ms - now_monotonic_ms();
-        if (left <= 0) { errno = ETIMEDOUT; return -1; }
+        if (left <= 0) {
+            errno = ETIMEDOUT;
+            return -1;
+        }
         struct pollfd pfd = { .fd = fd, .events = events };
         int n = poll(&pfd, 1, (int)left);
         if (n > 0) return 0;
@@ -174,7 +174,8 @@ static int hc_connect_one(const struct addrinfo *ai, long long deadline_ms) {
 /* Tries every address of the host in turn; the fd, or -1 with errno set
  * (or *gai_error set when the name did not resolve). */
 static int hc_connect(const struct hc_url *url, long long deadline_ms, int *gai_error) {
-    struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,
+    struct addrinfo hints = { .ai_family = AF_UNSPEC,
+                              .ai_socktype = SOCK_STREAM,
                               .ai_flags = AI_NUMERICSERV };
     struct addrinfo *list;
     *gai_error = getaddrinfo(url->host, url->port, &hints, &list);
@@ -254,8 +255,7 @@ static int hc_fetch_status(const char *url_text, const struct hc_url *url, int t
                        "Accept: application/json\r\nConnection: close\r\n\r\n",
                        url->path, url->host, url->port);
     int status = -1;
-    if (len < 0 || (size_t)len >= sizeof request ||
-        hc_send_all(fd, request, (size_t)len, deadline_ms) ||
+    if (len < 0 || (size_t)len >= sizeof request || hc_send_all(fd, request, (size_t)len, deadline_ms) ||
         hc_read_status_line(fd, answer, sizeof answer, deadline_ms) < 0) {
         fprintf(stderr, "healthcheck: %s: %s\n", url_text, strerror(errno));
     } else if ((status = hc_status_code(answer)) < 0) {
@@ -289,8 +289,7 @@ int cmd_healthcheck(int argc, char **argv) {
             return HC_UNHEALTHY;
         }
     }
-    if (!url_text)
-        url_text = hc_default_url(default_url, sizeof default_url) ? "" : default_url;
+    if (!url_text) url_text = hc_default_url(default_url, sizeof default_url) ? "" : default_url;
     struct hc_url url;
     if (hc_parse_url(url_text, &url)) {
         fprintf(stderr, "healthcheck: '%s' is not an http://host[:port][/path] URL\n", url_text);

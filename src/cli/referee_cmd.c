@@ -48,9 +48,7 @@ static bool print_line(cJSON *obj) {
     return true;
 }
 
-static bool is_blank(const char *s) {
-    return s[strspn(s, " \t\r\n")] == '\0';
-}
+static bool is_blank(const char *s) { return s[strspn(s, " \t\r\n")] == '\0'; }
 
 /* Turns the action text into an action for the player to move. Returns the
  * refusal to print when it is no action at all. */
@@ -58,7 +56,10 @@ static refusal action_from_text(const referee *r, const char *text, action *out)
     if (referee_result(r).over) return REFUSE_GAME_OVER;
     out->color = referee_to_move(r);
     out->point = NO_POINT;
-    if (!strcmp(text, "resign")) { out->kind = ACT_RESIGN; return REFUSE_NONE; }
+    if (!strcmp(text, "resign")) {
+        out->kind = ACT_RESIGN;
+        return REFUSE_NONE;
+    }
     point p;
     if (!vertex_parse(text, referee_settings(r)->size, &p)) return REFUSE_BAD_VERTEX;
     out->kind = p == PASS_POINT ? ACT_PASS : ACT_ATTEMPT;
@@ -70,7 +71,10 @@ static refusal action_from_text(const referee *r, const char *text, action *out)
  * message in err, if the line is bad input. */
 static bool handle_action_line(referee *r, const char *line, char *err) {
     cJSON *json = cJSON_ParseWithOpts(line, NULL, 1);
-    if (!json) { snprintf(err, ERR_LEN, "not valid JSON"); return false; }
+    if (!json) {
+        snprintf(err, ERR_LEN, "not valid JSON");
+        return false;
+    }
     if (!cJSON_IsString(json)) {
         cJSON_Delete(json);
         snprintf(err, ERR_LEN, "an action must be a JSON string: a vertex, \"pass\" or \"resign\"");
@@ -81,8 +85,7 @@ static bool handle_action_line(referee *r, const char *line, char *err) {
     cJSON_Delete(json);
     const ref_event *ev = NULL;
     if (why == REFUSE_NONE) why = referee_apply(r, a, &ev);
-    bool ok = why == REFUSE_NONE ? print_line(truth_json_event(r, ev))
-                                 : print_line(event_json_refusal(why));
+    bool ok = why == REFUSE_NONE ? print_line(truth_json_event(r, ev)) : print_line(event_json_refusal(why));
     if (ok && ev && ev->ended) {
         game_result res = referee_result(r);
         ok = print_line(event_json_result(&res));
@@ -105,7 +108,10 @@ static int run(FILE *in) {
     ssize_t len;
     while (rc == 0 && (len = getline(&line, &cap, in)) >= 0) {
         line_no++;
-        if ((size_t)len != strlen(line)) { rc = fail(line_no, "a NUL byte in the line"); break; }
+        if ((size_t)len != strlen(line)) {
+            rc = fail(line_no, "a NUL byte in the line");
+            break;
+        }
         if (is_blank(line)) continue;
         if (!r) {
             game_settings s;

@@ -10,10 +10,10 @@
 /* The word for an event's action and for its result. */
 static const char *event_word(event_kind k) {
     switch (k) {
-    case EV_MOVE:    return "legal";
+    case EV_MOVE: return "legal";
     case EV_ILLEGAL: return "illegal";
-    case EV_PASS:    return "pass";
-    case EV_RESIGN:  return "resign";
+    case EV_PASS: return "pass";
+    case EV_RESIGN: return "resign";
     case EV_TIMEOUT: return "timeout";
     case EV_FORFEIT: return "forfeit";
     }
@@ -39,8 +39,8 @@ cJSON *truth_json_event(const referee *r, const ref_event *ev) {
     if (!o) return NULL;
     char buf[VERTEX_BUF];
     bool attempt = ev->kind == EV_MOVE || ev->kind == EV_ILLEGAL;
-    const char *word = attempt ? vertex_format(ev->point, referee_settings(r)->size, buf)
-                                 : event_word(ev->kind);
+    const char *word =
+        attempt ? vertex_format(ev->point, referee_settings(r)->size, buf) : event_word(ev->kind);
     bool ok = cJSON_AddStringToObject(o, "color", color_letter(ev->color)) &&
               cJSON_AddStringToObject(o, "action", word) &&
               cJSON_AddStringToObject(o, "result", event_word(ev->kind));
@@ -48,6 +48,9 @@ cJSON *truth_json_event(const referee *r, const ref_event *ev) {
         ok = add_captured(o, r, ev) && cJSON_AddBoolToObject(o, "atari", ev->atari);
     if (ok && ev->kind == EV_ILLEGAL)
         ok = cJSON_AddStringToObject(o, "reason", illegal_reason_name(ev->reason)) != NULL;
-    if (!ok) { cJSON_Delete(o); return NULL; }
+    if (!ok) {
+        cJSON_Delete(o);
+        return NULL;
+    }
     return o;
 }

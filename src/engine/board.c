@@ -35,8 +35,9 @@ static void geometry_build(board_geometry *g, int size, bool torus) {
                 g->neighbour[p][i] = wrap_or_off(x + dx[i], y + dy[i], size, torus);
                 g->diagonal[p][i] = wrap_or_off(x + ddx[i], y + ddy[i], size, torus);
             }
-            g->edge_distance[p] = (uint8_t)(torus ? BOARD_NO_EDGE
-                                  : min_int(min_int(x, y), min_int(size - 1 - x, size - 1 - y)));
+            g->edge_distance[p] =
+                (uint8_t)(torus ? BOARD_NO_EDGE
+                                : min_int(min_int(x, y), min_int(size - 1 - x, size - 1 - y)));
         }
 }
 
@@ -52,7 +53,7 @@ __attribute__((constructor)) static void board_tables_build(void) {
         geometry_build(&geometries[size][0], size, false);
         geometry_build(&geometries[size][1], size, true);
     }
-    uint64_t seed = 0x5048414e544f4d47ull;   /* fixed: hashes are reproducible */
+    uint64_t seed = 0x5048414e544f4d47ull; /* fixed: hashes are reproducible */
     for (int p = 0; p < BOARD_MAX_POINTS; p++) {
         zobrist[p][BLACK] = splitmix64(&seed);
         zobrist[p][WHITE] = splitmix64(&seed);
@@ -121,8 +122,7 @@ static inline void lib_remove(board_group *g, point l) {
 
 /* All pseudo-liberties are one point (Cauchy-Schwarz equality). */
 static inline bool group_in_atari(const board_group *g) {
-    return g->libs > 0 &&
-           (int64_t)g->libs * g->lib_sum_sq == (int64_t)g->lib_sum * g->lib_sum;
+    return g->libs > 0 && (int64_t)g->libs * g->lib_sum_sq == (int64_t)g->lib_sum * g->lib_sum;
 }
 
 static inline void empty_remove(board *b, point p) {
@@ -139,9 +139,16 @@ static inline void empty_add(board *b, point p) {
 
 /* Joins two groups of one colour; the smaller is relabelled. */
 static void group_merge(board *b, point ga, point gb) {
-    if (b->grp[ga].stones < b->grp[gb].stones) { point t = ga; ga = gb; gb = t; }
+    if (b->grp[ga].stones < b->grp[gb].stones) {
+        point t = ga;
+        ga = gb;
+        gb = t;
+    }
     point s = gb;
-    do { b->group[s] = ga; s = b->next_stone[s]; } while (s != gb);
+    do {
+        b->group[s] = ga;
+        s = b->next_stone[s];
+    } while (s != gb);
     point t = b->next_stone[ga];
     b->next_stone[ga] = b->next_stone[gb];
     b->next_stone[gb] = t;
@@ -187,7 +194,7 @@ move_result board_check(const board *b, int color, point p) {
         int c = b->color[nb[i]];
         if (c == BOARD_OFF) continue;
         bool atari = group_in_atari(&b->grp[b->group[nb[i]]]);
-        if (c == color ? !atari : atari) return MOVE_OK;   /* a spare liberty, or a capture */
+        if (c == color ? !atari : atari) return MOVE_OK; /* a spare liberty, or a capture */
     }
     return MOVE_SUICIDE;
 }
@@ -221,8 +228,7 @@ int board_play(board *b, int color, point p, point *captured_out) {
         if (c == color) {
             if (b->group[n] != b->group[p]) group_merge(b, b->group[p], b->group[n]);
         } else if (c == other && b->grp[b->group[n]].libs == 0) {
-            captured += group_capture(b, b->group[n], color,
-                                      captured_out ? captured_out + captured : NULL);
+            captured += group_capture(b, b->group[n], color, captured_out ? captured_out + captured : NULL);
             if (captured == 1) b->ko = n;
         }
     }
@@ -246,14 +252,12 @@ bool board_would_atari(const board *b, int color, point p) {
         if (b->color[nb[i]] != other) continue;
         point g = b->group[nb[i]];
         const board_group *gr = &b->grp[g];
-        if (group_in_atari(gr)) continue;      /* captured, or already in atari */
-        int k = 0;                             /* adjacencies of p to g */
+        if (group_in_atari(gr)) continue; /* captured, or already in atari */
+        int k = 0;                        /* adjacencies of p to g */
         for (int j = 0; j < 4; j++)
             if (b->color[nb[j]] == other && b->group[nb[j]] == g) k++;
-        board_group after = {
-            (int16_t)(gr->libs - k), gr->stones,
-            gr->lib_sum - k * p, gr->lib_sum_sq - k * (int32_t)p * p
-        };
+        board_group after = { (int16_t)(gr->libs - k), gr->stones, gr->lib_sum - k * p,
+                              gr->lib_sum_sq - k * (int32_t)p * p };
         if (group_in_atari(&after)) return true;
     }
     return false;
@@ -275,7 +279,10 @@ uint64_t board_hash_after(const board *b, int color, point p) {
         if (seen) continue;
         done[ndone++] = g;
         point s = g;
-        do { h ^= zobrist[s][other]; s = b->next_stone[s]; } while (s != g);
+        do {
+            h ^= zobrist[s][other];
+            s = b->next_stone[s];
+        } while (s != g);
     }
     return h;
 }
@@ -302,7 +309,10 @@ int board_liberties(const board *b, point p) {
     do {
         const point *nb = b->geo->neighbour[s];
         for (int i = 0; i < 4; i++)
-            if (b->color[nb[i]] == EMPTY && !counted[nb[i]]) { counted[nb[i]] = 1; libs++; }
+            if (b->color[nb[i]] == EMPTY && !counted[nb[i]]) {
+                counted[nb[i]] = 1;
+                libs++;
+            }
         s = b->next_stone[s];
     } while (s != g);
     return libs;
@@ -328,8 +338,10 @@ static void region_own(const board_geometry *geo, const uint8_t *color, point p,
         point r = region[i];
         foreach_neighbour(geo, r, q) {
             if (q == BOARD_OFF_POINT) continue;
-            if (color[q] == EMPTY && !seen[q]) { seen[q] = 1; region[n++] = q; }
-            else if (color[q] != EMPTY) borders |= 1 << color[q];
+            if (color[q] == EMPTY && !seen[q]) {
+                seen[q] = 1;
+                region[n++] = q;
+            } else if (color[q] != EMPTY) borders |= 1 << color[q];
         }
     }
     int who = borders == 1 << BLACK ? BLACK : borders == 1 << WHITE ? WHITE : EMPTY;
@@ -369,14 +381,19 @@ static const char *group_violation(const board *b, point root, uint8_t *listed) 
         listed[s] = 1;
         stones++;
         foreach_neighbour(b->geo, s, q) {
-            if (b->color[q] == EMPTY) { libs++; sum += q; sq += (int32_t)q * q; }
-            else if (b->color[q] == b->color[s] && b->group[q] != root) return "adjacent stones of one colour in two groups";
+            if (b->color[q] == EMPTY) {
+                libs++;
+                sum += q;
+                sq += (int32_t)q * q;
+            } else if (b->color[q] == b->color[s] && b->group[q] != root)
+                return "adjacent stones of one colour in two groups";
         }
         s = b->next_stone[s];
     } while (s != root);
     const board_group *g = &b->grp[root];
     if (g->stones != stones) return "a group's stone count is wrong";
-    if (g->libs != libs || g->lib_sum != sum || g->lib_sum_sq != sq) return "a group's liberty sums are wrong";
+    if (g->libs != libs || g->lib_sum != sum || g->lib_sum_sq != sq)
+        return "a group's liberty sums are wrong";
     if (libs == 0) return "a group on the board has no liberty";
     return NULL;
 }
@@ -431,6 +448,7 @@ const char *board_invariant_violation(const board *b) {
         return "stone or empty counts are wrong";
     if (hash != b->hash) return "the hash is not the stones' hash";
     if ((b->ko == NO_POINT) != (b->ko_color == EMPTY)) return "ko point and ko colour disagree";
-    if (b->ko != NO_POINT && (!board_on(b, b->ko) || b->color[b->ko] != EMPTY)) return "the ko point is not empty";
+    if (b->ko != NO_POINT && (!board_on(b, b->ko) || b->color[b->ko] != EMPTY))
+        return "the ko point is not empty";
     return NULL;
 }

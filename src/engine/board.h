@@ -35,12 +35,12 @@ static inline int color_other(int c) { return 3 - c; }
 
 #define BOARD_MIN_SIZE 5
 #define BOARD_MAX_SIZE 25
-#define BOARD_MAX_POINTS (BOARD_MAX_SIZE * BOARD_MAX_SIZE)   /* 625 */
+#define BOARD_MAX_POINTS (BOARD_MAX_SIZE * BOARD_MAX_SIZE) /* 625 */
 
 /* A point: y*size+x, or one of the two special values below. */
 typedef int16_t point;
 #define PASS_POINT ((point)-1)
-#define NO_POINT   ((point)-2)
+#define NO_POINT ((point)-2)
 /* Index of the off-board sentinel in the neighbour tables (not a point). */
 #define BOARD_OFF_POINT ((point)BOARD_MAX_POINTS)
 
@@ -50,10 +50,10 @@ typedef enum { MOVE_OK = 0, MOVE_OCCUPIED, MOVE_SUICIDE, MOVE_KO } move_result;
 
 /* One group's incremental data, stored at the index of its root point. */
 typedef struct board_group {
-    int16_t libs;        /* pseudo-liberties: (stone, empty neighbour) pairs */
-    int16_t stones;      /* number of stones */
-    int32_t lib_sum;     /* sum of the pseudo-liberty points */
-    int32_t lib_sum_sq;  /* sum of their squares */
+    int16_t libs;       /* pseudo-liberties: (stone, empty neighbour) pairs */
+    int16_t stones;     /* number of stones */
+    int32_t lib_sum;    /* sum of the pseudo-liberty points */
+    int32_t lib_sum_sq; /* sum of their squares */
 } board_group;
 
 /* Distance to the edge of every point on a torus, which has none. */
@@ -63,9 +63,9 @@ typedef struct board_group {
 typedef struct board_geometry {
     int16_t size, npoints;
     bool torus;
-    point neighbour[BOARD_MAX_POINTS][4];  /* N, S, W, E; BOARD_OFF_POINT off-board */
-    point diagonal[BOARD_MAX_POINTS][4];   /* the four diagonals, same convention */
-    uint8_t edge_distance[BOARD_MAX_POINTS];   /* 0 on the first line; BOARD_NO_EDGE on a torus */
+    point neighbour[BOARD_MAX_POINTS][4];    /* N, S, W, E; BOARD_OFF_POINT off-board */
+    point diagonal[BOARD_MAX_POINTS][4];     /* the four diagonals, same convention */
+    uint8_t edge_distance[BOARD_MAX_POINTS]; /* 0 on the first line; BOARD_NO_EDGE on a torus */
 } board_geometry;
 
 /* The shared tables of a size (BOARD_MIN_SIZE..BOARD_MAX_SIZE) and
@@ -78,28 +78,27 @@ const board_geometry *board_geometry_for(int size, bool torus);
  * time, so pass a plain variable.
  *     foreach_neighbour(b->geo, p, q) if (board_at(b, q) == EMPTY) libs++;  */
 #define foreach_neighbour(geo, p, q) foreach_point_of_((geo)->neighbour[p], q)
-#define foreach_diagonal(geo, p, q)  foreach_point_of_((geo)->diagonal[p], q)
-#define foreach_point_of_(list, q)                                          \
-    for (point q##_i_ = 0, q = (list)[0]; q##_i_ < 4;                       \
-         q##_i_++, q = q##_i_ < 4 ? (list)[q##_i_] : q)
+#define foreach_diagonal(geo, p, q) foreach_point_of_((geo)->diagonal[p], q)
+#define foreach_point_of_(list, q) \
+    for (point q##_i_ = 0, q = (list)[0]; q##_i_ < 4; q##_i_++, q = q##_i_ < 4 ? (list)[q##_i_] : q)
 
 typedef struct board {
     const board_geometry *geo;
-    uint64_t hash;                 /* Zobrist hash of the stones alone */
+    uint64_t hash; /* Zobrist hash of the stones alone */
     int16_t size, npoints;
     bool torus;
-    uint8_t ko_color;              /* colour forbidden to play at ko (EMPTY: none) */
-    point ko;                      /* the simple-ko point, or NO_POINT */
-    int16_t stones[3];             /* stones on the board per colour */
-    int32_t captures[3];           /* stones captured so far BY each colour */
-    int16_t n_empty;               /* how many entries of empty[] are valid */
-    uint8_t color[BOARD_MAX_POINTS + 1];   /* +1: the sentinel, BOARD_OFF */
-    point group[BOARD_MAX_POINTS];          /* root point of the stone's group */
-    point next_stone[BOARD_MAX_POINTS];     /* circular list of a group's stones */
-    board_group grp[BOARD_MAX_POINTS];      /* valid at root points only */
-    point empty[BOARD_MAX_POINTS];          /* the empty points, in no order */
-    int16_t empty_pos[BOARD_MAX_POINTS];    /* index of an empty point in empty[] */
-    uint32_t nbc[BOARD_MAX_POINTS + 1];     /* neighbour colour counts: byte c counts
+    uint8_t ko_color;                    /* colour forbidden to play at ko (EMPTY: none) */
+    point ko;                            /* the simple-ko point, or NO_POINT */
+    int16_t stones[3];                   /* stones on the board per colour */
+    int32_t captures[3];                 /* stones captured so far BY each colour */
+    int16_t n_empty;                     /* how many entries of empty[] are valid */
+    uint8_t color[BOARD_MAX_POINTS + 1]; /* +1: the sentinel, BOARD_OFF */
+    point group[BOARD_MAX_POINTS];       /* root point of the stone's group */
+    point next_stone[BOARD_MAX_POINTS];  /* circular list of a group's stones */
+    board_group grp[BOARD_MAX_POINTS];   /* valid at root points only */
+    point empty[BOARD_MAX_POINTS];       /* the empty points, in no order */
+    int16_t empty_pos[BOARD_MAX_POINTS]; /* index of an empty point in empty[] */
+    uint32_t nbc[BOARD_MAX_POINTS + 1];  /* neighbour colour counts: byte c counts
                                                neighbours of colour c (+1: sentinel) */
 } board;
 

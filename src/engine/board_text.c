@@ -40,7 +40,7 @@ bool board_from_text(board *b, const char *text, bool torus) {
         int color = cells[i] == 'X' ? BLACK : cells[i] == 'O' ? WHITE : EMPTY;
         if (color == EMPTY && cells[i] != '.' && cells[i] != '+') return false;
         if (color == EMPTY) continue;
-        point p = (point)((rows - 1 - i / rows) * rows + i % rows);   /* top row first */
+        point p = (point)((rows - 1 - i / rows) * rows + i % rows); /* top row first */
         if (board_check(&tmp, color, p) != MOVE_OK) return false;
         if (board_play(&tmp, color, p, NULL) != 0) return false;
     }

@@ -16,19 +16,17 @@ time_control time_control_none(void) {
     return tc;
 }
 
-static bool in_range(int v, int lo, int hi) {
-    return v >= lo && v <= hi;
-}
+static bool in_range(int v, int lo, int hi) { return v >= lo && v <= hi; }
 
 const char *time_control_validate(const time_control *tc) {
     switch (tc->kind) {
-    case TC_NONE:
-        return in_range(tc->days_per_move, 0, TC_DAYS_MAX) ? NULL : "days_per_move must be 1 to 60";
+    case TC_NONE: return in_range(tc->days_per_move, 0, TC_DAYS_MAX) ? NULL : "days_per_move must be 1 to 60";
     case TC_ABSOLUTE:
         return in_range(tc->main_s, 1, TC_MAIN_MAX_S) ? NULL : "main must be 1 to 604800 seconds";
     case TC_FISCHER:
         if (!in_range(tc->main_s, 1, TC_MAIN_MAX_S)) return "main must be 1 to 604800 seconds";
-        return in_range(tc->increment_s, 1, TC_INCREMENT_MAX_S) ? NULL : "increment must be 1 to 3600 seconds";
+        return in_range(tc->increment_s, 1, TC_INCREMENT_MAX_S) ? NULL
+                                                                : "increment must be 1 to 3600 seconds";
     case TC_BYOYOMI:
         if (!in_range(tc->main_s, 0, TC_MAIN_MAX_S)) return "main must be 0 to 604800 seconds";
         if (!in_range(tc->periods, 1, TC_PERIODS_MAX)) return "periods must be 1 to 100";
@@ -37,16 +35,14 @@ const char *time_control_validate(const time_control *tc) {
     return "unknown time control type";
 }
 
-bool time_control_limited(const time_control *tc) {
-    return tc->kind != TC_NONE || tc->days_per_move > 0;
-}
+bool time_control_limited(const time_control *tc) { return tc->kind != TC_NONE || tc->days_per_move > 0; }
 
 static void side_full(clock_side *s, const time_control *tc) {
     memset(s, 0, sizeof *s);
     switch (tc->kind) {
-    case TC_NONE:     s->main_ms = (int64_t)tc->days_per_move * DAY_MS; break;
+    case TC_NONE: s->main_ms = (int64_t)tc->days_per_move * DAY_MS; break;
     case TC_ABSOLUTE:
-    case TC_FISCHER:  s->main_ms = (int64_t)tc->main_s * MS; break;
+    case TC_FISCHER: s->main_ms = (int64_t)tc->main_s * MS; break;
     case TC_BYOYOMI:
         s->main_ms = (int64_t)tc->main_s * MS;
         s->periods = tc->periods;
@@ -67,9 +63,7 @@ void clock_start_turn(game_clock *c, int color, int64_t at_ms) {
     c->turn_start_ms = at_ms;
 }
 
-void clock_stop(game_clock *c) {
-    c->running = 0;
-}
+void clock_stop(game_clock *c) { c->running = 0; }
 
 /* s after `elapsed` ms of one turn (not below zero); false if it ran out. */
 static bool charge(const time_control *tc, clock_side *s, int64_t elapsed) {
@@ -98,9 +92,13 @@ bool clock_end_turn(game_clock *c, int64_t at_ms) {
     clock_side *s = &c->side[c->running];
     bool alive = charge(&c->tc, s, at_ms - c->turn_start_ms);
     switch (c->tc.kind) {
-    case TC_NONE:     s->main_ms = (int64_t)c->tc.days_per_move * DAY_MS; break;
-    case TC_FISCHER:  if (alive) s->main_ms += (int64_t)c->tc.increment_s * MS; break;
-    case TC_BYOYOMI:  if (alive) s->period_ms = (int64_t)c->tc.period_s * MS; break;
+    case TC_NONE: s->main_ms = (int64_t)c->tc.days_per_move * DAY_MS; break;
+    case TC_FISCHER:
+        if (alive) s->main_ms += (int64_t)c->tc.increment_s * MS;
+        break;
+    case TC_BYOYOMI:
+        if (alive) s->period_ms = (int64_t)c->tc.period_s * MS;
+        break;
     case TC_ABSOLUTE: break;
     }
     c->running = 0;
@@ -115,9 +113,7 @@ int64_t clock_deadline(const game_clock *c) {
     return c->turn_start_ms + budget;
 }
 
-bool clock_flagged(const game_clock *c, int64_t now) {
-    return now >= clock_deadline(c);
-}
+bool clock_flagged(const game_clock *c, int64_t now) { return now >= clock_deadline(c); }
 
 void clock_read(const game_clock *c, int64_t now, clock_side out[3]) {
     memcpy(out, c->side, sizeof c->side);

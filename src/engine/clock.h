@@ -26,11 +26,11 @@ typedef enum { TC_NONE = 0, TC_ABSOLUTE, TC_FISCHER, TC_BYOYOMI } time_control_k
 
 typedef struct time_control {
     time_control_kind kind;
-    int days_per_move;      /* TC_NONE: 0 (no limit) or the days one move may take */
-    int main_s;             /* ABSOLUTE, FISCHER, BYOYOMI (may be 0 for byo-yomi) */
-    int increment_s;        /* FISCHER */
-    int periods;            /* BYOYOMI */
-    int period_s;           /* BYOYOMI */
+    int days_per_move; /* TC_NONE: 0 (no limit) or the days one move may take */
+    int main_s;        /* ABSOLUTE, FISCHER, BYOYOMI (may be 0 for byo-yomi) */
+    int increment_s;   /* FISCHER */
+    int periods;       /* BYOYOMI */
+    int period_s;      /* BYOYOMI */
 } time_control;
 
 /* Limits of each field, shared by the validator and the API documentation. */
@@ -53,16 +53,16 @@ bool time_control_limited(const time_control *tc);
 
 /* What one side has left. Untimed sides keep zeros. */
 typedef struct clock_side {
-    int64_t main_ms;        /* main time; TC_NONE with days: this move's allowance */
-    int32_t periods;        /* byo-yomi periods left, the current one included */
-    int64_t period_ms;      /* time left in the current byo-yomi period */
+    int64_t main_ms;   /* main time; TC_NONE with days: this move's allowance */
+    int32_t periods;   /* byo-yomi periods left, the current one included */
+    int64_t period_ms; /* time left in the current byo-yomi period */
 } clock_side;
 
 typedef struct game_clock {
     time_control tc;
-    clock_side side[3];     /* [BLACK], [WHITE] */
-    int running;            /* BLACK, WHITE, or 0 (not started, or stopped) */
-    int64_t turn_start_ms;  /* when the running side's turn began */
+    clock_side side[3];    /* [BLACK], [WHITE] */
+    int running;           /* BLACK, WHITE, or 0 (not started, or stopped) */
+    int64_t turn_start_ms; /* when the running side's turn began */
 } game_clock;
 
 /* Both sides full, nothing running. */

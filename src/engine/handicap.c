@@ -13,19 +13,34 @@ int handicap_points(int size, int n, point out[HANDICAP_MAX]) {
     /* GTP's order: the corners, then (5, 7, 9) centre, (6+) left and right
      * sides, (8+) bottom and top sides. */
     int xy[HANDICAP_MAX][2], k = 0;
-    xy[k][0] = lo;  xy[k++][1] = lo;
-    xy[k][0] = hi;  xy[k++][1] = hi;
-    if (n >= 3) { xy[k][0] = lo; xy[k++][1] = hi; }
-    if (n >= 4) { xy[k][0] = hi; xy[k++][1] = lo; }
+    xy[k][0] = lo;
+    xy[k++][1] = lo;
+    xy[k][0] = hi;
+    xy[k++][1] = hi;
+    if (n >= 3) {
+        xy[k][0] = lo;
+        xy[k++][1] = hi;
+    }
+    if (n >= 4) {
+        xy[k][0] = hi;
+        xy[k++][1] = lo;
+    }
     if (n >= 6) {
-        xy[k][0] = lo; xy[k++][1] = mid;
-        xy[k][0] = hi; xy[k++][1] = mid;
+        xy[k][0] = lo;
+        xy[k++][1] = mid;
+        xy[k][0] = hi;
+        xy[k++][1] = mid;
     }
     if (n >= 8) {
-        xy[k][0] = mid; xy[k++][1] = lo;
-        xy[k][0] = mid; xy[k++][1] = hi;
+        xy[k][0] = mid;
+        xy[k++][1] = lo;
+        xy[k][0] = mid;
+        xy[k++][1] = hi;
     }
-    if (n % 2 == 1 && n >= 5) { xy[k][0] = mid; xy[k++][1] = mid; }
+    if (n % 2 == 1 && n >= 5) {
+        xy[k][0] = mid;
+        xy[k++][1] = mid;
+    }
     for (int i = 0; i < k; i++) out[i] = (point)(xy[i][1] * size + xy[i][0]);
     return k;
 }

@@ -29,8 +29,7 @@ static point random_move(board *b, int color, rng *r) {
     return PASS_POINT;
 }
 
-playout_result playout_random(board *b, int to_move, int komi_x2, rng *r,
-                              uint8_t *first_mover) {
+playout_result playout_random(board *b, int to_move, int komi_x2, rng *r, uint8_t *first_mover) {
     int passes = 0, moves = 0, cap = playout_move_cap(b->npoints), color = to_move;
     while (passes < 2 && moves < cap) {
         point p = random_move(b, color, r);

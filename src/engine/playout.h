@@ -16,9 +16,9 @@
 #include "engine/rng.h"
 
 typedef struct playout_result {
-    int score_x2;   /* (black area - white area) * 2 - komi_x2 */
-    int winner;     /* BLACK, WHITE, or EMPTY on a jigo */
-    int moves;      /* moves played (passes not counted) */
+    int score_x2; /* (black area - white area) * 2 - komi_x2 */
+    int winner;   /* BLACK, WHITE, or EMPTY on a jigo */
+    int moves;    /* moves played (passes not counted) */
 } playout_result;
 
 /* The cap on moves in one playout, for a board of npoints points: beyond it
@@ -30,7 +30,6 @@ static inline int playout_move_cap(int npoints) { return 3 * npoints; }
  * first_mover is not NULL (room for BOARD_MAX_POINTS), each entry still 0
  * when colour c plays at p is set to c: the caller zeroes it first and gets,
  * per point, the colour that played there first (AMAF statistics). */
-playout_result playout_random(board *b, int to_move, int komi_x2, rng *r,
-                              uint8_t *first_mover);
+playout_result playout_random(board *b, int to_move, int komi_x2, rng *r, uint8_t *first_mover);
 
 #endif

@@ -21,12 +21,12 @@ struct referee {
     int n_tried;
     point tried[BOARD_MAX_POINTS];
     uint8_t tried_mark[BOARD_MAX_POINTS];
-    ref_event *events;      /* events[i] is seq i+1 */
-    action *actions;        /* actions[i] produced events[i] */
+    ref_event *events; /* events[i] is seq i+1 */
+    action *actions;   /* actions[i] produced events[i] */
     int n_events, cap_events;
-    point *pool;            /* captured points of every event */
+    point *pool; /* captured points of every event */
     int n_pool, cap_pool;
-    uint64_t *history;      /* superko: every position's hash, start included */
+    uint64_t *history; /* superko: every position's hash, start included */
     int n_history, cap_history;
 };
 
@@ -86,7 +86,7 @@ void referee_free(referee *r) {
 /* Appends the event for accepted action a and returns it, zeroed but for
  * seq, turn, kind, colour and point. */
 static ref_event *event_push(referee *r, action a, event_kind kind) {
-    int cap = r->cap_events;   /* actions[] and events[] share one capacity */
+    int cap = r->cap_events; /* actions[] and events[] share one capacity */
     reserve((void **)&r->actions, &cap, r->n_events + 1, sizeof *r->actions);
     reserve((void **)&r->events, &r->cap_events, r->n_events + 1, sizeof *r->events);
     r->actions[r->n_events] = a;
@@ -212,11 +212,11 @@ refusal referee_apply(referee *r, action a, const ref_event **event_out) {
     if (a.color != BLACK && a.color != WHITE) return REFUSE_NOT_YOUR_TURN;
     switch (a.kind) {
     case ACT_ATTEMPT: why = apply_attempt(r, a, &ev); break;
-    case ACT_PASS:    why = apply_pass(r, a, &ev); break;
-    case ACT_RESIGN:  why = apply_loss(r, a, EV_RESIGN, END_RESIGN, &ev); break;
+    case ACT_PASS: why = apply_pass(r, a, &ev); break;
+    case ACT_RESIGN: why = apply_loss(r, a, EV_RESIGN, END_RESIGN, &ev); break;
     case ACT_TIMEOUT: why = apply_loss(r, a, EV_TIMEOUT, END_TIMEOUT, &ev); break;
     case ACT_FORFEIT: why = apply_loss(r, a, EV_FORFEIT, END_FORFEIT, &ev); break;
-    default:          why = REFUSE_BAD_VERTEX; break;
+    default: why = REFUSE_BAD_VERTEX; break;
     }
     if (event_out) *event_out = why == REFUSE_NONE ? ev : NULL;
     return why;

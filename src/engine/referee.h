@@ -29,17 +29,17 @@
 
 /* One accepted action as the referee saw it: the whole truth. */
 typedef struct ref_event {
-    int seq;                 /* 1, 2, 3... */
-    int turn;                /* the turn it belongs to, 1-based; a legal move
+    int seq;  /* 1, 2, 3... */
+    int turn; /* the turn it belongs to, 1-based; a legal move
                                 or a pass is the last event of its turn */
     event_kind kind;
-    int color;               /* who acted */
-    point point;             /* EV_MOVE, EV_ILLEGAL; NO_POINT otherwise */
-    illegal_reason reason;   /* EV_ILLEGAL only */
-    bool atari;              /* EV_MOVE: an opponent group is newly in atari */
-    bool ended;              /* this event ended the game */
-    int captured_count;      /* EV_MOVE: stones captured */
-    int captured_at;         /* private: index of the list in the pool */
+    int color;             /* who acted */
+    point point;           /* EV_MOVE, EV_ILLEGAL; NO_POINT otherwise */
+    illegal_reason reason; /* EV_ILLEGAL only */
+    bool atari;            /* EV_MOVE: an opponent group is newly in atari */
+    bool ended;            /* this event ended the game */
+    int captured_count;    /* EV_MOVE: stones captured */
+    int captured_at;       /* private: index of the list in the pool */
 } ref_event;
 
 typedef struct referee referee;

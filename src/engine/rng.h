@@ -11,15 +11,17 @@
 
 #include <stdint.h>
 
-typedef struct rng { uint64_t state; } rng;
+typedef struct rng {
+    uint64_t state;
+} rng;
 
 /* Seeds the generator; any seed (0 included) gives a good stream. */
 static inline void rng_seed(rng *r, uint64_t seed) {
-    uint64_t z = seed + 0x9e3779b97f4a7c15ull;           /* splitmix64 */
+    uint64_t z = seed + 0x9e3779b97f4a7c15ull; /* splitmix64 */
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
     z ^= z >> 31;
-    r->state = z ? z : 0x2545f4914f6cdd1dull;             /* never zero */
+    r->state = z ? z : 0x2545f4914f6cdd1dull; /* never zero */
 }
 
 /* The next 64 random bits. */

@@ -33,14 +33,12 @@ static void result_copy(game_result *dst, const game_result *g) {
     dst->score_white_x2 = g->score_white_x2;
 }
 
-static bool viewer_valid(viewer v) {
-    return v == VIEWER_BLACK || v == VIEWER_WHITE || v == VIEWER_SPECTATOR;
-}
+static bool viewer_valid(viewer v) { return v == VIEWER_BLACK || v == VIEWER_WHITE || v == VIEWER_SPECTATOR; }
 
 /* Which captured points of ev viewer v is told (see view.h). */
 static bool sees_captured_points(const referee *r, const ref_event *ev, viewer v, bool full) {
     if (full || referee_settings(r)->rules != RULES_HAMBURG) return true;
-    return (int)v == color_other(ev->color);   /* the owner of the captured stones */
+    return (int)v == color_other(ev->color); /* the owner of the captured stones */
 }
 
 const game_settings *view_settings(const referee *r) { return referee_settings(r); }
@@ -64,8 +62,7 @@ bool view_observe(const referee *r, viewer v, int seq, observation *out) {
     out->full_truth = full;
     if (ev->kind == EV_MOVE || ev->kind == EV_ILLEGAL)
         if (full || mover) out->point = ev->point;
-    if (ev->kind == EV_ILLEGAL && (full || (mover && rules == RULES_HAMBURG)))
-        out->reason = ev->reason;
+    if (ev->kind == EV_ILLEGAL && (full || (mover && rules == RULES_HAMBURG))) out->reason = ev->reason;
     if (ev->kind == EV_MOVE) {
         out->atari = ev->atari && rules != RULES_OLYMPIAD;
         out->atari_unannounced = ev->atari && full && rules == RULES_OLYMPIAD;
@@ -147,9 +144,14 @@ void view_apply(view *vw, const observation *ob) {
     vw->seq = ob->seq;
     switch ((event_kind)ob->kind) {
     case EV_ILLEGAL: view_apply_illegal(vw, ob); break;
-    case EV_MOVE:    view_apply_move(vw, ob); break;
-    case EV_PASS:    vw->passes++; view_end_turn(vw); break;
-    case EV_RESIGN: case EV_TIMEOUT: case EV_FORFEIT: break;
+    case EV_MOVE: view_apply_move(vw, ob); break;
+    case EV_PASS:
+        vw->passes++;
+        view_end_turn(vw);
+        break;
+    case EV_RESIGN:
+    case EV_TIMEOUT:
+    case EV_FORFEIT: break;
     }
     if (ob->ended) {
         vw->over = true;

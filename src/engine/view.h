@@ -55,26 +55,26 @@ typedef enum { VIEWER_BLACK = BLACK, VIEWER_WHITE = WHITE, VIEWER_SPECTATOR = 3 
  * ILLEGAL_NONE, false or 0. */
 typedef struct observation {
     int32_t seq;
-    int32_t turn;               /* public */
-    int32_t kind;               /* event_kind: public */
-    int32_t color;              /* who acted: public */
-    int32_t reason;             /* illegal_reason if told, else ILLEGAL_NONE */
-    point point;                /* the attempted point, or NO_POINT if hidden */
-    int16_t captured_count;     /* stones captured by this event: public */
-    int16_t captured_known;     /* how many of their points captured[] lists */
-    bool atari;                 /* announced: color put the opponent in atari */
-    bool atari_unannounced;     /* game over: an atari nobody was told of */
-    bool full_truth;            /* the game is over: nothing is hidden */
-    bool ended;                 /* this event ended the game; see result */
-    game_result result;         /* when ended (zero otherwise) */
-    point captured[BOARD_MAX_POINTS];  /* sorted by column then row; rest 0 */
+    int32_t turn;                     /* public */
+    int32_t kind;                     /* event_kind: public */
+    int32_t color;                    /* who acted: public */
+    int32_t reason;                   /* illegal_reason if told, else ILLEGAL_NONE */
+    point point;                      /* the attempted point, or NO_POINT if hidden */
+    int16_t captured_count;           /* stones captured by this event: public */
+    int16_t captured_known;           /* how many of their points captured[] lists */
+    bool atari;                       /* announced: color put the opponent in atari */
+    bool atari_unannounced;           /* game over: an atari nobody was told of */
+    bool full_truth;                  /* the game is over: nothing is hidden */
+    bool ended;                       /* this event ended the game; see result */
+    game_result result;               /* when ended (zero otherwise) */
+    point captured[BOARD_MAX_POINTS]; /* sorted by column then row; rest 0 */
 } observation;
 
 /* Bits of view.mark[p]. */
 enum {
-    VIEW_HANDICAP = 1,   /* a public handicap stone this viewer has not seen removed */
-    VIEW_TRIED    = 2,   /* the viewer tried p this turn and it was illegal */
-    VIEW_REJECTED = 4    /* the viewer's attempt at p was illegal in an earlier
+    VIEW_HANDICAP = 1, /* a public handicap stone this viewer has not seen removed */
+    VIEW_TRIED = 2,    /* the viewer tried p this turn and it was illegal */
+    VIEW_REJECTED = 4  /* the viewer's attempt at p was illegal in an earlier
                             turn; rejected_turn[p] says which (the latest) */
 };
 
@@ -82,7 +82,7 @@ enum {
  * viewer's rejected attempts (every turn, not just the latest per point)
  * is in the observations; encoders that want it iterate them. */
 typedef struct view {
-    game_settings settings;     /* public */
+    game_settings settings; /* public */
     int32_t viewer;
     int32_t seq;                /* events folded in so far */
     int32_t turn;               /* the current turn number, 1-based */
@@ -95,11 +95,11 @@ typedef struct view {
     int32_t moves[3];           /* legal moves played by each colour */
     int16_t n_tried;            /* this turn's illegal attempts by the viewer */
     bool over;
-    game_result result;         /* when over: how it ended, the score */
-    uint8_t stone[BOARD_MAX_POINTS];       /* what the viewer sees at p */
-    uint8_t mark[BOARD_MAX_POINTS];        /* VIEW_* bits */
+    game_result result;              /* when over: how it ended, the score */
+    uint8_t stone[BOARD_MAX_POINTS]; /* what the viewer sees at p */
+    uint8_t mark[BOARD_MAX_POINTS];  /* VIEW_* bits */
     int16_t rejected_turn[BOARD_MAX_POINTS];
-    point tried[BOARD_MAX_POINTS];         /* this turn's tried points, in order */
+    point tried[BOARD_MAX_POINTS]; /* this turn's tried points, in order */
 } view;
 
 /* The public facts of a game that need no filter: its settings and how

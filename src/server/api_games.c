@@ -30,28 +30,33 @@
 /* The most messages of one room one GET .../chat answers. */
 #define CHAT_READ_MAX 500
 
-typedef struct status_error { games_status st; int http; const char *code, *message; } status_error;
+typedef struct status_error {
+    games_status st;
+    int http;
+    const char *code, *message;
+} status_error;
 
 static const status_error errors[] = {
-    { GAMES_NOT_FOUND,     404, "not_found",       "No such game." },
-    { GAMES_UNAVAILABLE,   503, "unavailable",     "The database cannot be written now; nothing changed." },
-    { GAMES_ERROR,         500, "internal",        "The server failed to answer." },
-    { GAMES_STALE_SEQ,     409, "stale_seq",       "'seq' is not the next sequence number; read the view again." },
-    { GAMES_NOT_YOUR_TURN, 409, "not_your_turn",   "It is not your turn." },
-    { GAMES_ALREADY_TRIED, 409, "already_tried",   "You already tried this point this turn." },
-    { GAMES_OWN_STONE,     409, "own_stone",       "One of your own stones is on that point." },
-    { GAMES_GAME_OVER,     409, "game_over",       "The game has ended." },
-    { GAMES_BAD_VERTEX,    400, "bad_vertex",      "'vertex' is not a point of this board." },
-    { GAMES_SEAT_TAKEN,    409, "seat_taken",      "There is no free seat: the invite was already used." },
-    { GAMES_BAD_INVITE,    403, "bad_invite",      "The invite secret is wrong." },
-    { GAMES_NOT_OVER,      409, "game_not_over",   "A rematch needs a finished game." },
-    { GAMES_NO_BOT,        501, "not_implemented", "The computer player is not available yet." },
-    { GAMES_TOO_EARLY,     409, "too_early",       "The game cannot be claimed: your opponent is not to move, or is "
-                                                   "still within the time limit." },
-    { GAMES_NOT_PUBLIC,    403, "not_public",      "This game is not open to everyone: it needs its invite." },
-    { GAMES_CANCELLED,     409, "game_cancelled",  "This game was cancelled." },
-    { GAMES_CHAT_CLOSED,   403, "chat_closed",     "This game has no spectators' room: only its players talk." },
-    { GAMES_CHAT_FULL,     409, "chat_full",       "This chat room is full." },
+    { GAMES_NOT_FOUND, 404, "not_found", "No such game." },
+    { GAMES_UNAVAILABLE, 503, "unavailable", "The database cannot be written now; nothing changed." },
+    { GAMES_ERROR, 500, "internal", "The server failed to answer." },
+    { GAMES_STALE_SEQ, 409, "stale_seq", "'seq' is not the next sequence number; read the view again." },
+    { GAMES_NOT_YOUR_TURN, 409, "not_your_turn", "It is not your turn." },
+    { GAMES_ALREADY_TRIED, 409, "already_tried", "You already tried this point this turn." },
+    { GAMES_OWN_STONE, 409, "own_stone", "One of your own stones is on that point." },
+    { GAMES_GAME_OVER, 409, "game_over", "The game has ended." },
+    { GAMES_BAD_VERTEX, 400, "bad_vertex", "'vertex' is not a point of this board." },
+    { GAMES_SEAT_TAKEN, 409, "seat_taken", "There is no free seat: the invite was already used." },
+    { GAMES_BAD_INVITE, 403, "bad_invite", "The invite secret is wrong." },
+    { GAMES_NOT_OVER, 409, "game_not_over", "A rematch needs a finished game." },
+    { GAMES_NO_BOT, 501, "not_implemented", "The computer player is not available yet." },
+    { GAMES_TOO_EARLY, 409, "too_early",
+      "The game cannot be claimed: your opponent is not to move, or is "
+      "still within the time limit." },
+    { GAMES_NOT_PUBLIC, 403, "not_public", "This game is not open to everyone: it needs its invite." },
+    { GAMES_CANCELLED, 409, "game_cancelled", "This game was cancelled." },
+    { GAMES_CHAT_CLOSED, 403, "chat_closed", "This game has no spectators' room: only its players talk." },
+    { GAMES_CHAT_FULL, 409, "chat_full", "This chat room is full." },
 };
 
 static void send_status(http_request *rq, games_status st) {
@@ -151,8 +156,8 @@ static bool allow(http_request *rq, const char *methods) {
     for (char *save, *m = strtok_r(list, " ", &save); m; m = strtok_r(NULL, " ", &save)) {
         bool get = !strcmp(m, "GET");
         ok = ok || !strcmp(rq->method, m) || (get && rq->head);
-        snprintf(allow_header + strlen(allow_header), sizeof allow_header - strlen(allow_header),
-                 "%s%s%s", allow_header[0] ? ", " : "", m, get ? ", HEAD" : "");
+        snprintf(allow_header + strlen(allow_header), sizeof allow_header - strlen(allow_header), "%s%s%s",
+                 allow_header[0] ? ", " : "", m, get ? ", HEAD" : "");
     }
     if (!ok) http_send_method_not_allowed(rq, allow_header);
     return ok;
@@ -190,7 +195,8 @@ static bool read_clock_and_lobby(http_request *rq, const cJSON *o, game_new *req
         return false;
     }
     if (pub && (!cJSON_IsBool(pub) || (cJSON_IsTrue(pub) && req->mode != MODE_ONLINE))) {
-        http_send_error(rq, 400, "bad_request", "'public' must be true or false, and true only for online games.");
+        http_send_error(rq, 400, "bad_request",
+                        "'public' must be true or false, and true only for online games.");
         return false;
     }
     req->public_game = cJSON_IsTrue(pub);
@@ -203,8 +209,8 @@ static bool read_clock_and_lobby(http_request *rq, const cJSON *o, game_new *req
 static void send_bad_text(http_request *rq, const char *field, const talk_verdict *v, const char *message) {
     cJSON *o = cJSON_CreateObject();
     cJSON *e = o ? cJSON_AddObjectToObject(o, "error") : NULL;
-    bool ok = e && cJSON_AddStringToObject(e, "code", "bad_text") && cJSON_AddStringToObject(e, "message", message) &&
-              cJSON_AddStringToObject(e, "field", field) &&
+    bool ok = e && cJSON_AddStringToObject(e, "code", "bad_text") &&
+              cJSON_AddStringToObject(e, "message", message) && cJSON_AddStringToObject(e, "field", field) &&
               cJSON_AddStringToObject(e, "reason", talk_fault_code(v->fault));
     if (!ok) {
         cJSON_Delete(o);
@@ -218,7 +224,8 @@ static void send_bad_text(http_request *rq, const char *field, const talk_verdic
 static bool read_name(http_request *rq, const cJSON *o, char name[TALK_NAME_MAX_BYTES]) {
     talk_verdict v;
     char err[200];
-    chat_json_status st = chat_json_parse_name(cJSON_GetObjectItemCaseSensitive(o, "name"), true, name, &v, err, sizeof err);
+    chat_json_status st =
+        chat_json_parse_name(cJSON_GetObjectItemCaseSensitive(o, "name"), true, name, &v, err, sizeof err);
     if (st == CHAT_JSON_BAD_TEXT) send_bad_text(rq, "name", &v, err);
     else if (st != CHAT_JSON_OK) http_send_error(rq, 400, "bad_request", err);
     return st == CHAT_JSON_OK;
@@ -235,7 +242,8 @@ static games_status rename_seat(http_request *rq, const char *id, int color, con
 }
 
 static bool read_new_game(http_request *rq, const cJSON *o, game_new *req) {
-    static const char *const known[] = { "mode", "color", "level", "settings", "time_control", "public", "name", NULL };
+    static const char *const known[] = { "mode",         "color",  "level", "settings",
+                                         "time_control", "public", "name",  NULL };
     static const char *const modes[] = { "online", "hotseat", "computer", NULL };
     static const char *const colors[] = { "black", "white", "random", NULL };
     static const char *const levels[] = { "easy", "medium", "strong", NULL };
@@ -245,7 +253,9 @@ static bool read_new_game(http_request *rq, const cJSON *o, game_new *req) {
         !read_choice(rq, o, "color", colors, "random", &color) ||
         !read_choice(rq, o, "level", levels, "medium", &req->level))
         return false;
-    req->mode = !strcmp(mode, "online") ? MODE_ONLINE : !strcmp(mode, "hotseat") ? MODE_HOTSEAT : MODE_COMPUTER;
+    req->mode = !strcmp(mode, "online")    ? MODE_ONLINE
+                : !strcmp(mode, "hotseat") ? MODE_HOTSEAT
+                                           : MODE_COMPUTER;
     if (!read_clock_and_lobby(rq, o, req)) return false;
     const cJSON *settings = cJSON_GetObjectItemCaseSensitive(o, "settings");
     char err[160];
@@ -276,7 +286,8 @@ static bool add_seats(cJSON *o, cJSON *links, const char *base, const game_creat
     for (int color = BLACK; ok && color <= WHITE; color++) {
         if (!c->token[color][0]) continue;
         cJSON *seat = cJSON_CreateObject();
-        ok = cJSON_AddItemToArray(seats, seat) && cJSON_AddStringToObject(seat, "color", view_json_color_name(color)) &&
+        ok = cJSON_AddItemToArray(seats, seat) &&
+             cJSON_AddStringToObject(seat, "color", view_json_color_name(color)) &&
              cJSON_AddStringToObject(seat, "token", c->token[color]);
         strbuf_printf(&play, "%cseat=%s", color == BLACK || !c->token[BLACK][0] ? '#' : '&', c->token[color]);
     }
@@ -290,7 +301,8 @@ static bool add_links(cJSON *o, cJSON *links, const char *base, const game_creat
     char link[512];
     if (c->invite[0]) {
         snprintf(link, sizeof link, "%s/g/%s#invite=%s", base, c->id, c->invite);
-        if (!cJSON_AddStringToObject(o, "invite", c->invite) || !cJSON_AddStringToObject(links, "invite", link))
+        if (!cJSON_AddStringToObject(o, "invite", c->invite) ||
+            !cJSON_AddStringToObject(links, "invite", link))
             return false;
     }
     snprintf(link, sizeof link, "%s/g/%s", base, c->id);
@@ -350,7 +362,8 @@ static void create_game(http_request *rq) {
     char name[TALK_NAME_MAX_BYTES];
     bool named = read_name(rq, o, name);
     if (named && name[0] && req.mode == MODE_HOTSEAT) {
-        http_send_error(rq, 400, "bad_request", "'name' is not for hot-seat games: name each seat with PUT .../name.");
+        http_send_error(rq, 400, "bad_request",
+                        "'name' is not for hot-seat games: name each seat with PUT .../name.");
         named = false;
     }
     cJSON_Delete(o);
@@ -376,7 +389,7 @@ static bool query_since(http_request *rq, int *since) {
     char value[32];
     *since = 0;
     int n = http_query_param(rq, "since", value, sizeof value);
-    if (n == -1) return true;                  /* absent: everything */
+    if (n == -1) return true; /* absent: everything */
     char *end;
     long v = strtol(value, &end, 10);
     if (n <= 0 || *end || end == value || v < 0 || v > 1000000000) {
@@ -433,7 +446,7 @@ static void claim_seat(http_request *rq, game *g) {
     char token[SECRET_TEXT_LEN + 1];
     games_status st = game_claim(g, invite->valuestring, &color, token);
     cJSON_Delete(o);
-    if (st == GAMES_OK && name[0]) game_rename(g, color, name);   /* the seat is answered regardless */
+    if (st == GAMES_OK && name[0]) game_rename(g, color, name); /* the seat is answered regardless */
     if (st != GAMES_OK) {
         send_status(rq, st);
         return;
@@ -445,7 +458,7 @@ static void claim_seat(http_request *rq, game *g) {
 static void join_seat(http_request *rq, game *g) {
     static const char *const known[] = { "name", NULL };
     char name[TALK_NAME_MAX_BYTES] = "";
-    if (rq->body_len) {                         /* no body, or {} or {"name":..} */
+    if (rq->body_len) { /* no body, or {} or {"name":..} */
         cJSON *o = body_object(rq);
         bool ok = o && fields_known(rq, o, known) && read_name(rq, o, name);
         cJSON_Delete(o);
@@ -454,7 +467,7 @@ static void join_seat(http_request *rq, game *g) {
     int color = 0;
     char token[SECRET_TEXT_LEN + 1];
     games_status st = game_join(g, &color, token);
-    if (st == GAMES_OK && name[0]) game_rename(g, color, name);   /* the seat is answered regardless */
+    if (st == GAMES_OK && name[0]) game_rename(g, color, name); /* the seat is answered regardless */
     if (st != GAMES_OK) send_status(rq, st);
     else send_seat(rq, color, token);
 }
@@ -467,7 +480,8 @@ static void act(http_request *rq, game *g) {
     action a;
     int seq;
     char err[160];
-    action_json_status ps = view_json_parse_action(o, game_get_settings(g)->size, color, &a, &seq, err, sizeof err);
+    action_json_status ps =
+        view_json_parse_action(o, game_get_settings(g)->size, color, &a, &seq, err, sizeof err);
     cJSON_Delete(o);
     if (ps != ACTION_JSON_OK) {
         http_send_error(rq, 400, ps == ACTION_JSON_BAD_VERTEX ? "bad_vertex" : "bad_request", err);
@@ -494,7 +508,8 @@ static char *ghosts_from(http_request *rq, const cJSON *o, int size) {
     cJSON_ArrayForEach(item, list) {
         point p;
         char buf[VERTEX_BUF];
-        if (!cJSON_IsString(item) || !vertex_parse(item->valuestring, size, &p) || p == PASS_POINT || seen[p]) {
+        if (!cJSON_IsString(item) || !vertex_parse(item->valuestring, size, &p) || p == PASS_POINT ||
+            seen[p]) {
             http_send_error(rq, 400, "bad_vertex", "'ghosts' must hold distinct points of this board.");
             cJSON_Delete(out);
             return NULL;
@@ -556,11 +571,13 @@ static void record(http_request *rq, game *g) {
     bool over;
     size_t len;
     char *sgf = game_record_sgf(g, &over, &len);
-    if (!over) http_send_error(rq, 403, "record_not_available", "The record is published when the game is over.");
+    if (!over)
+        http_send_error(rq, 403, "record_not_available", "The record is published when the game is over.");
     else if (!sgf) http_send_error(rq, 500, "internal", "The server ran out of memory.");
     else {
         char extra[96];
-        snprintf(extra, sizeof extra, "Content-Disposition: attachment; filename=\"phantomgo-%s.sgf\"\r\n", game_id(g));
+        snprintf(extra, sizeof extra, "Content-Disposition: attachment; filename=\"phantomgo-%s.sgf\"\r\n",
+                 game_id(g));
         http_send(rq, 200, "application/x-go-sgf; charset=utf-8", NULL, extra, sgf, len);
     }
     free(sgf);
@@ -581,10 +598,9 @@ static void qr_code(http_request *rq) {
     if (!cJSON_IsString(text) || strlen(text->valuestring) > 1024)
         http_send_error(rq, 400, "bad_request", "'text' must be a string of at most 1 KiB.");
     else if ((st = qr_svg_new(text->valuestring, &svg)) != QR_SVG_OK)
-        http_send_error(rq, st == QR_SVG_NO_MEMORY ? 500 : 400, st == QR_SVG_NO_MEMORY ? "internal" : "bad_request",
-                        qr_svg_strerror(st));
-    else
-        http_send(rq, 200, "image/svg+xml", NULL, "", svg, strlen(svg));
+        http_send_error(rq, st == QR_SVG_NO_MEMORY ? 500 : 400,
+                        st == QR_SVG_NO_MEMORY ? "internal" : "bad_request", qr_svg_strerror(st));
+    else http_send(rq, 200, "image/svg+xml", NULL, "", svg, strlen(svg));
     free(svg);
     cJSON_Delete(o);
 }
@@ -690,7 +706,8 @@ static void post_chat(http_request *rq, game *g, viewer v) {
     }
     if (ps == CHAT_JSON_OK && name_given && v != VIEWER_SPECTATOR) {
         ps = CHAT_JSON_BAD_REQUEST;
-        snprintf(err, sizeof err, "'name' is for spectators: a seat speaks under its own name (PUT .../name).");
+        snprintf(err, sizeof err,
+                 "'name' is for spectators: a seat speaks under its own name (PUT .../name).");
     }
     if (ps != CHAT_JSON_OK) {
         http_send_error(rq, 400, "bad_request", err);
@@ -727,20 +744,17 @@ static void cancel(http_request *rq, game *g) {
 
 typedef void (*game_handler)(http_request *rq, game *g);
 
-typedef struct endpoint { const char *name; game_handler run; const char *methods; } endpoint;
+typedef struct endpoint {
+    const char *name;
+    game_handler run;
+    const char *methods;
+} endpoint;
 
 static const endpoint endpoints[] = {
-    { "", read_view, "GET" },
-    { "claim", claim_seat, "POST" },
-    { "join", join_seat, "POST" },
-    { "actions", act, "POST" },
-    { "events", read_events, "GET" },
-    { "notes", notes, "GET PUT" },
-    { "rematch", rematch, "POST" },
-    { "sgf", record, "GET" },
-    { "name", rename_seat_name, "PUT" },
-    { "chat", chat, "GET POST" },
-    { "cancel", cancel, "POST" },
+    { "", read_view, "GET" },       { "claim", claim_seat, "POST" },  { "join", join_seat, "POST" },
+    { "actions", act, "POST" },     { "events", read_events, "GET" }, { "notes", notes, "GET PUT" },
+    { "rematch", rematch, "POST" }, { "sgf", record, "GET" },         { "name", rename_seat_name, "PUT" },
+    { "chat", chat, "GET POST" },   { "cancel", cancel, "POST" },
 };
 
 /* /api/v1/games/{id}[/endpoint] */
@@ -797,7 +811,8 @@ static void test_clock(http_request *rq) {
     bool ok = json_whole_int64(ms, 0, 1000000000000, &advance);
     cJSON_Delete(o);
     if (!ok || !games_advance_clock(rq->srv->gm, advance)) {
-        http_send_error(rq, 400, "bad_request", "'advance_ms' must be a whole number of milliseconds from 0.");
+        http_send_error(rq, 400, "bad_request",
+                        "'advance_ms' must be a whole number of milliseconds from 0.");
         return;
     }
     deadlines_wake(rq->srv->dl);
@@ -819,7 +834,8 @@ void api_handle(http_request *rq) {
     if (!strcmp(p, "games")) create_game(rq);
     else if (!strcmp(p, "qr")) qr_code(rq);
     else if (!strcmp(p, "lobby")) read_lobby(rq);
-    else if (!strcmp(p, "lobby/ws")) http_send_error(rq, 400, "bad_request", "This endpoint needs a WebSocket upgrade.");
+    else if (!strcmp(p, "lobby/ws"))
+        http_send_error(rq, 400, "bad_request", "This endpoint needs a WebSocket upgrade.");
     else if (!strcmp(p, "test/clock")) test_clock(rq);
     else if (!strncmp(p, "games/", 6)) game_route(rq, p + 6);
     else http_send_error(rq, 404, "not_found", "No such endpoint.");

@@ -14,14 +14,14 @@
 enum { REFUSALS_BEFORE_PASS = 3 };
 
 struct computer {
-    game_listener listener;      /* first: the callback finds the queue from it */
+    game_listener listener; /* first: the callback finds the queue from it */
     games *gm;
     games_bot bot;
     pthread_t *workers;
     int n_workers;
     pthread_mutex_t lock;
     pthread_cond_t cond;
-    game **queue;                /* ring of referenced games */
+    game **queue; /* ring of referenced games */
     size_t head, len, cap;
     bool stopping;
 };
@@ -42,7 +42,7 @@ static bool play_choice(computer *cq, game *g, const game_computer_turn *turn, i
     action a;
     memset(&a, 0, sizeof a);
     bool chosen = tries < REFUSALS_BEFORE_PASS && cq->bot.choose(cq->bot.ctx, &rq, &a);
-    if (stopping(cq)) return false;          /* shutting down: the game resumes at the next start */
+    if (stopping(cq)) return false; /* shutting down: the game resumes at the next start */
     if (!chosen) a.kind = ACT_PASS;
     a.color = vw->viewer;
     cJSON *answer = NULL;
@@ -51,8 +51,8 @@ static bool play_choice(computer *cq, game *g, const game_computer_turn *turn, i
     bool refused = st == GAMES_ALREADY_TRIED || st == GAMES_OWN_STONE || st == GAMES_BAD_VERTEX;
     if (refused && chosen) return true;
     if (st != GAMES_OK && st != GAMES_STALE_SEQ && st != GAMES_GAME_OVER && st != GAMES_NOT_YOUR_TURN)
-        fprintf(stderr, "phantomgo: game %s: the computer's move was not played (status %d)\n",
-                game_id(g), (int)st);
+        fprintf(stderr, "phantomgo: game %s: the computer's move was not played (status %d)\n", game_id(g),
+                (int)st);
     return false;
 }
 

@@ -23,13 +23,13 @@
  * now and the observations it was made from (obs[i].seq == i + 1). */
 typedef struct bot_request {
     const char *game_id;
-    const char *level;          /* "easy" | "medium" | "strong" */
-    int color;                  /* the computer's seat */
+    const char *level; /* "easy" | "medium" | "strong" */
+    int color;         /* the computer's seat */
     const view *vw;
     const observation *obs;
     int n_obs;
-    uint64_t seed;              /* fresh per request */
-    int64_t think_ms;           /* the most its clock allows for this decision; 0: no limit */
+    uint64_t seed;    /* fresh per request */
+    int64_t think_ms; /* the most its clock allows for this decision; 0: no limit */
 } bot_request;
 
 typedef struct games_bot {
@@ -39,7 +39,7 @@ typedef struct games_bot {
      * passes for it). */
     bool (*choose)(void *ctx, const bot_request *rq, action *out);
     void *ctx;
-    int threads;                /* worker threads thinking at once (>= 1) */
+    int threads; /* worker threads thinking at once (>= 1) */
 } games_bot;
 
 typedef struct computer computer;

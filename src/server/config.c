@@ -11,27 +11,27 @@
 typedef enum { OPT_TEXT, OPT_INT, OPT_BOOL } opt_kind;
 
 typedef struct option_spec {
-    const char *flag;       /* without the leading "--" */
+    const char *flag; /* without the leading "--" */
     const char *env;
     opt_kind kind;
-    size_t offset;          /* into server_config */
-    size_t size;            /* OPT_TEXT: buffer size */
-    int min, max;           /* OPT_INT: accepted range */
-    const char *arg;        /* metavariable shown by --help */
+    size_t offset;   /* into server_config */
+    size_t size;     /* OPT_TEXT: buffer size */
+    int min, max;    /* OPT_INT: accepted range */
+    const char *arg; /* metavariable shown by --help */
     const char *help;
 } option_spec;
 
-#define TEXT(f, e, field, a, h) { f, e, OPT_TEXT, offsetof(server_config, field), \
-                                  sizeof(((server_config *)0)->field), 0, 0, a, h }
-#define INT(f, e, field, lo, hi, a, h) { f, e, OPT_INT, offsetof(server_config, field), \
-                                         0, lo, hi, a, h }
-#define BOOL(f, e, field, h) { f, e, OPT_BOOL, offsetof(server_config, field), 0, 0, 1, "", h }
+#define TEXT(f, e, field, a, h) \
+    { f, e, OPT_TEXT, offsetof(server_config, field), sizeof(((server_config *)0)->field), 0, 0, a, h }
+#define INT(f, e, field, lo, hi, a, h) \
+    { f, e, OPT_INT, offsetof(server_config, field), 0, lo, hi, a, h }
+#define BOOL(f, e, field, h) \
+    { f, e, OPT_BOOL, offsetof(server_config, field), 0, 0, 1, "", h }
 
 static const option_spec options[] = {
     TEXT("listen", "PHANTOMGO_LISTEN", listen, "ADDR",
          "address to listen on (IPv4; default 127.0.0.1, 0.0.0.0 for all interfaces)"),
-    INT("port", "PHANTOMGO_PORT", port, 0, 65535, "N",
-        "TCP port (default 8080; 0 picks a free port)"),
+    INT("port", "PHANTOMGO_PORT", port, 0, 65535, "N", "TCP port (default 8080; 0 picks a free port)"),
     TEXT("db", "PHANTOMGO_DB", db, "PATH",
          "SQLite file (default ./data/phantomgo.db; directory created) or PostgreSQL connection string"),
     INT("threads", "PHANTOMGO_THREADS", threads, 1, 1024, "N",
@@ -79,15 +79,21 @@ static void set_defaults(server_config *cfg) {
 }
 
 static bool parse_bool(const char *s, bool *out) {
-    if (!strcmp(s, "1") || !strcmp(s, "true") || !strcmp(s, "yes")) { *out = true; return true; }
-    if (!strcmp(s, "0") || !strcmp(s, "false") || !strcmp(s, "no") || !*s) { *out = false; return true; }
+    if (!strcmp(s, "1") || !strcmp(s, "true") || !strcmp(s, "yes")) {
+        *out = true;
+        return true;
+    }
+    if (!strcmp(s, "0") || !strcmp(s, "false") || !strcmp(s, "no") || !*s) {
+        *out = false;
+        return true;
+    }
     return false;
 }
 
 /* Stores value into the option's field; the source (flag or variable) only
  * shapes the error message. */
-static bool set_option(server_config *cfg, const option_spec *o, const char *value,
-                       const char *source, char *err, size_t errlen) {
+static bool set_option(server_config *cfg, const option_spec *o, const char *value, const char *source,
+                       char *err, size_t errlen) {
     char *field = (char *)cfg + o->offset;
     if (o->kind == OPT_TEXT) {
         if (strlen(value) >= o->size) {
@@ -117,8 +123,7 @@ static bool set_option(server_config *cfg, const option_spec *o, const char *val
 
 static const option_spec *find_flag(const char *name, size_t len) {
     for (int i = 0; i < N_OPTIONS; i++)
-        if (strlen(options[i].flag) == len && !strncmp(options[i].flag, name, len))
-            return &options[i];
+        if (strlen(options[i].flag) == len && !strncmp(options[i].flag, name, len)) return &options[i];
     return NULL;
 }
 
@@ -131,8 +136,7 @@ static bool load_env(server_config *cfg, char *err, size_t errlen) {
 }
 
 /* --flag VALUE, --flag=VALUE, and bare --flag for booleans. */
-static config_status load_args(server_config *cfg, int argc, char **argv,
-                               char *err, size_t errlen) {
+static config_status load_args(server_config *cfg, int argc, char **argv, char *err, size_t errlen) {
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) return CONFIG_HELP;
@@ -208,7 +212,7 @@ void config_usage(FILE *out) {
     for (int i = 0; i < N_OPTIONS; i++) {
         char left[48];
         snprintf(left, sizeof left, "--%s %s", options[i].flag, options[i].arg);
-        if (strlen(left) >= 24) fprintf(out, "  %s\n  %-24s", left, "");   /* long flag: own line */
+        if (strlen(left) >= 24) fprintf(out, "  %s\n  %-24s", left, ""); /* long flag: own line */
         else fprintf(out, "  %-24s", left);
         fprintf(out, "%s\n  %-24s[%s]\n", options[i].help, "", options[i].env);
     }

@@ -34,8 +34,7 @@ typedef enum { CONFIG_OK = 0, CONFIG_HELP, CONFIG_ERROR } config_status;
 /* Fills cfg from defaults, the environment and argv (argv[0] is "serve").
  * CONFIG_HELP: --help was asked (print config_usage, exit 0). CONFIG_ERROR:
  * err holds a one-line message naming the bad flag or variable. */
-config_status config_load(server_config *cfg, int argc, char **argv,
-                          char *err, size_t errlen);
+config_status config_load(server_config *cfg, int argc, char **argv, char *err, size_t errlen);
 
 void config_usage(FILE *out);
 

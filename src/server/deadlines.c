@@ -21,12 +21,12 @@ typedef struct deadline {
 } deadline;
 
 struct deadlines {
-    game_listener listener;          /* first: the callback finds the timer from it */
+    game_listener listener; /* first: the callback finds the timer from it */
     games *gm;
     pthread_t thread;
     bool running, stopping;
     pthread_mutex_t lock;
-    pthread_cond_t cond;             /* on CLOCK_MONOTONIC */
+    pthread_cond_t cond; /* on CLOCK_MONOTONIC */
     deadline *list;
     size_t n, cap;
 };

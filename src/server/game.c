@@ -19,11 +19,11 @@
 
 games_status games_status_of_store(int store_rc) {
     switch (store_rc) {
-    case STORE_OK:          return GAMES_OK;
-    case STORE_NOT_FOUND:   return GAMES_NOT_FOUND;
-    case STORE_CONFLICT:    return GAMES_SEAT_TAKEN;    /* the one conflict a caller can meet */
+    case STORE_OK: return GAMES_OK;
+    case STORE_NOT_FOUND: return GAMES_NOT_FOUND;
+    case STORE_CONFLICT: return GAMES_SEAT_TAKEN; /* the one conflict a caller can meet */
     case STORE_UNAVAILABLE: return GAMES_UNAVAILABLE;
-    default:                return GAMES_ERROR;
+    default: return GAMES_ERROR;
     }
 }
 
@@ -75,7 +75,7 @@ game *game_ref(game *g) {
 
 void game_release(game *g) {
     if (!g) return;
-    atomic_store(&g->last_used_ms, now_monotonic_ms());     /* before the count can reach 0 */
+    atomic_store(&g->last_used_ms, now_monotonic_ms()); /* before the count can reach 0 */
     atomic_fetch_sub(&g->refs, 1);
 }
 
@@ -104,8 +104,9 @@ static bool read_options(game *g) {
     bool ok = cJSON_IsString(level) && cJSON_IsString(comp);
     if (ok) {
         snprintf(g->level, sizeof g->level, "%s", level->valuestring);
-        g->computer_color = !strcmp(comp->valuestring, "black") ? BLACK
-                          : !strcmp(comp->valuestring, "white") ? WHITE : 0;
+        g->computer_color = !strcmp(comp->valuestring, "black")   ? BLACK
+                            : !strcmp(comp->valuestring, "white") ? WHITE
+                                                                  : 0;
         ok = g->computer_color != 0;
     }
     cJSON_Delete(o);
@@ -186,8 +187,8 @@ static bool read_row(game *g, char *err, size_t errlen) {
     return true;
 }
 
-game *game_from_store(game_env *env, store_game *row, const store_action *acts, int n,
-                      char *err, size_t errlen) {
+game *game_from_store(game_env *env, store_game *row, const store_action *acts, int n, char *err,
+                      size_t errlen) {
     game *g = game_alloc(env, row->id);
     if (!g) {
         snprintf(err, errlen, "out of memory");
@@ -221,13 +222,25 @@ static bool reload_log(game *g) {
     free(acts);
     store_game_free_fields(&row);
     if (!fresh) return false;
-    referee *ref = g->ref; g->ref = fresh->ref; fresh->ref = ref;
-    int64_t *at = g->at_ms; g->at_ms = fresh->at_ms; fresh->at_ms = at;
-    int n_at = g->n_at; g->n_at = fresh->n_at; fresh->n_at = n_at;
-    int cap_at = g->cap_at; g->cap_at = fresh->cap_at; fresh->cap_at = cap_at;
-    store_game old_row = g->row; g->row = fresh->row; fresh->row = old_row;
+    referee *ref = g->ref;
+    g->ref = fresh->ref;
+    fresh->ref = ref;
+    int64_t *at = g->at_ms;
+    g->at_ms = fresh->at_ms;
+    fresh->at_ms = at;
+    int n_at = g->n_at;
+    g->n_at = fresh->n_at;
+    fresh->n_at = n_at;
+    int cap_at = g->cap_at;
+    g->cap_at = fresh->cap_at;
+    fresh->cap_at = cap_at;
+    store_game old_row = g->row;
+    g->row = fresh->row;
+    fresh->row = old_row;
     for (int c = 0; c < 3; c++) {
-        seat_answer last = g->last[c]; g->last[c] = fresh->last[c]; fresh->last[c] = last;
+        seat_answer last = g->last[c];
+        g->last[c] = fresh->last[c];
+        fresh->last[c] = last;
     }
     game_free(fresh);
     g->log_in_doubt = false;
@@ -334,18 +347,17 @@ void game_presence(game *g, int color, int delta) {
 /* ---- acting -------------------------------------------------------------- */
 
 static bool same_action(const action *a, const action *b) {
-    return a->kind == b->kind && a->color == b->color &&
-           (a->kind != ACT_ATTEMPT || a->point == b->point);
+    return a->kind == b->kind && a->color == b->color && (a->kind != ACT_ATTEMPT || a->point == b->point);
 }
 
 static games_status from_refusal(refusal r) {
     switch (r) {
     case REFUSE_NOT_YOUR_TURN: return GAMES_NOT_YOUR_TURN;
     case REFUSE_ALREADY_TRIED: return GAMES_ALREADY_TRIED;
-    case REFUSE_OWN_STONE:     return GAMES_OWN_STONE;
-    case REFUSE_BAD_VERTEX:    return GAMES_BAD_VERTEX;
-    case REFUSE_GAME_OVER:     return GAMES_GAME_OVER;
-    case REFUSE_NONE:          break;
+    case REFUSE_OWN_STONE: return GAMES_OWN_STONE;
+    case REFUSE_BAD_VERTEX: return GAMES_BAD_VERTEX;
+    case REFUSE_GAME_OVER: return GAMES_GAME_OVER;
+    case REFUSE_NONE: break;
     }
     return GAMES_OK;
 }
@@ -353,8 +365,8 @@ static games_status from_refusal(refusal r) {
 static const char *store_kind(action_kind k) {
     switch (k) {
     case ACT_ATTEMPT: return "attempt";
-    case ACT_PASS:    return "pass";
-    case ACT_RESIGN:  return "resign";
+    case ACT_PASS: return "pass";
+    case ACT_RESIGN: return "resign";
     case ACT_TIMEOUT: return "timeout";
     case ACT_FORFEIT: return "forfeit";
     }
@@ -363,11 +375,11 @@ static const char *store_kind(action_kind k) {
 
 static metrics_move metric_of(const ref_event *ev) {
     switch (ev->kind) {
-    case EV_MOVE:    return MOVE_LEGAL;
+    case EV_MOVE: return MOVE_LEGAL;
     case EV_ILLEGAL: return MOVE_ILLEGAL;
-    case EV_PASS:    return MOVE_PASS;
-    case EV_RESIGN:  return MOVE_RESIGN;
-    default:         return MOVE_OTHER;
+    case EV_PASS: return MOVE_PASS;
+    case EV_RESIGN: return MOVE_RESIGN;
+    default: return MOVE_OTHER;
     }
 }
 
@@ -401,7 +413,7 @@ static games_status commit_event(game *g, const action *a, const ref_event *ev, 
         return GAMES_OK;
     }
     referee *before = referee_replay(g->ref, ev->seq - 1);
-    if (!before) abort();        /* cannot happen short of memory: the log replayed before */
+    if (!before) abort(); /* cannot happen short of memory: the log replayed before */
     referee_free(g->ref);
     g->ref = before;
     fprintf(stderr, "phantomgo: game %s: action %d not stored (%s)\n", g->id, sa.seq, store_strerror(rc));
@@ -450,7 +462,8 @@ static games_status act_locked(game *g, int color, int seq, const action *a, cJS
     if (referee_result(g->ref).over) return GAMES_GAME_OVER;
     if (seq != referee_event_count(g->ref) + 1) return GAMES_STALE_SEQ;
     if (a->kind == ACT_FORFEIT) {
-        games_status allowed = a->color == color_other(color) ? game_claim_allowed(g, color, now) : GAMES_TOO_EARLY;
+        games_status allowed =
+            a->color == color_other(color) ? game_claim_allowed(g, color, now) : GAMES_TOO_EARLY;
         if (allowed != GAMES_OK) return allowed;
     }
     const ref_event *ev;
@@ -459,11 +472,11 @@ static games_status act_locked(game *g, int color, int seq, const action *a, cJS
     metrics_move kind = metric_of(ev);
     games_status st = commit_event(g, a, ev, now);
     if (st == GAMES_ERROR && g->log_in_doubt && reload_log(g))
-        return act_locked(g, color, seq, a, answer);     /* judged again on the log */
+        return act_locked(g, color, seq, a, answer); /* judged again on the log */
     if (st != GAMES_OK) return st;
     metrics_move_played(kind);
     cJSON *fresh = game_answer_of(g, g->ref, color, seq);
-    if (!fresh) return GAMES_ERROR;      /* stored: the next read shows it */
+    if (!fresh) return GAMES_ERROR; /* stored: the next read shows it */
     cJSON_Delete(last->answer);
     last->seq = seq;
     last->act = *a;

@@ -41,24 +41,24 @@ typedef struct game game;
 
 typedef enum {
     GAMES_OK = 0,
-    GAMES_NOT_FOUND,        /* no such game */
-    GAMES_UNAVAILABLE,      /* the store cannot write: nothing changed (503) */
-    GAMES_ERROR,            /* out of memory or a corrupt log (500) */
-    GAMES_STALE_SEQ,        /* seq is not the next one, nor a retry of the seat's last */
+    GAMES_NOT_FOUND,   /* no such game */
+    GAMES_UNAVAILABLE, /* the store cannot write: nothing changed (503) */
+    GAMES_ERROR,       /* out of memory or a corrupt log (500) */
+    GAMES_STALE_SEQ,   /* seq is not the next one, nor a retry of the seat's last */
     GAMES_NOT_YOUR_TURN,
     GAMES_ALREADY_TRIED,
     GAMES_OWN_STONE,
     GAMES_GAME_OVER,
     GAMES_BAD_VERTEX,
-    GAMES_SEAT_TAKEN,       /* no free seat / invite used */
-    GAMES_BAD_INVITE,       /* wrong invite secret */
-    GAMES_NOT_OVER,         /* rematch of a game in progress */
-    GAMES_NO_BOT,           /* computer mode without a computer player */
-    GAMES_TOO_EARLY,        /* a claim before the opponent's limit passed */
-    GAMES_NOT_PUBLIC,       /* joining a game that is not in the lobby */
-    GAMES_CANCELLED,        /* the game was cancelled: no claim, action or chat */
-    GAMES_CHAT_CLOSED,      /* a spectator's message where there is no spectators' room */
-    GAMES_CHAT_FULL         /* the room holds GAME_CHAT_ROOM_MAX messages */
+    GAMES_SEAT_TAKEN,  /* no free seat / invite used */
+    GAMES_BAD_INVITE,  /* wrong invite secret */
+    GAMES_NOT_OVER,    /* rematch of a game in progress */
+    GAMES_NO_BOT,      /* computer mode without a computer player */
+    GAMES_TOO_EARLY,   /* a claim before the opponent's limit passed */
+    GAMES_NOT_PUBLIC,  /* joining a game that is not in the lobby */
+    GAMES_CANCELLED,   /* the game was cancelled: no claim, action or chat */
+    GAMES_CHAT_CLOSED, /* a spectator's message where there is no spectators' room */
+    GAMES_CHAT_FULL    /* the room holds GAME_CHAT_ROOM_MAX messages */
 } games_status;
 
 /* The one mapping of a STORE_* code to a games status. */
@@ -77,9 +77,9 @@ typedef struct game_listener {
 
 typedef struct game_env {
     store *st;
-    atomic_llong clock_offset_ms;   /* added to the wall clock (tests only) */
-    int64_t abandon_ms;             /* an untimed game's claim limit */
-    pthread_rwlock_t listeners_lock;    /* read while telling, written to (un)listen */
+    atomic_llong clock_offset_ms;    /* added to the wall clock (tests only) */
+    int64_t abandon_ms;              /* an untimed game's claim limit */
+    pthread_rwlock_t listeners_lock; /* read while telling, written to (un)listen */
     game_listener *listeners;
 } game_env;
 
@@ -96,8 +96,8 @@ void game_catch_up(game *g, int seq);
 /* A game built from its store row (whose owned fields it takes, leaving
  * row's pointers NULL) and its log of n actions, replayed. NULL with the
  * reason in err if the row or log cannot be replayed, or out of memory. */
-game *game_from_store(game_env *env, store_game *row, const store_action *acts, int n,
-                      char *err, size_t errlen);
+game *game_from_store(game_env *env, store_game *row, const store_action *acts, int n, char *err,
+                      size_t errlen);
 /* Frees a game nobody references any more. */
 void game_free(game *g);
 
@@ -116,10 +116,10 @@ void game_notify(game *g);
 const char *game_id(const game *g);
 game_mode game_get_mode(const game *g);
 const game_settings *game_get_settings(const game *g);
-const char *game_level(const game *g);      /* NULL unless computer mode */
+const char *game_level(const game *g); /* NULL unless computer mode */
 const time_control *game_get_time_control(const game *g);
 bool game_is_public(const game *g);
-int game_computer_color(const game *g);     /* 0 unless computer mode */
+int game_computer_color(const game *g); /* 0 unless computer mode */
 bool game_is_over(const game *g);
 
 /* ---- seats ----------------------------------------------------------------- */
@@ -196,10 +196,10 @@ games_status game_put_notes(game *g, int color, const char *ghosts_json);
 
 /* What the lobby lists of a public game; all of it public. */
 typedef struct game_lobby_facts {
-    bool listed;                 /* public, in play and not cancelled */
-    int free_color;              /* the seat still free, or 0 */
+    bool listed;    /* public, in play and not cancelled */
+    int free_color; /* the seat still free, or 0 */
     int64_t created_ms, started_ms;
-    char names[3][GAME_NAME_BYTES];  /* [BLACK], [WHITE]: "" for none */
+    char names[3][GAME_NAME_BYTES]; /* [BLACK], [WHITE]: "" for none */
 } game_lobby_facts;
 void game_lobby_facts_of(game *g, game_lobby_facts *out);
 

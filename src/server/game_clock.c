@@ -10,9 +10,7 @@
 
 #include "util/now.h"
 
-int64_t game_env_now_ms(game_env *env) {
-    return now_wall_ms() + atomic_load(&env->clock_offset_ms);
-}
+int64_t game_env_now_ms(game_env *env) { return now_wall_ms() + atomic_load(&env->clock_offset_ms); }
 
 void game_clock_fold(const game *g, const referee *r, int upto, game_clock *out) {
     clock_init(out, &g->tc);

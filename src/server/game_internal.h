@@ -16,12 +16,12 @@
 #include "server/game.h"
 #include "wire/view_json.h"
 
-enum { VIEWERS = 4 };    /* index by viewer: 1 black, 2 white, 3 spectator */
+enum { VIEWERS = 4 }; /* index by viewer: 1 black, 2 white, 3 spectator */
 
-typedef struct seat_answer {     /* a seat's last accepted action and its answer */
-    int seq;                     /* 0: none */
+typedef struct seat_answer { /* a seat's last accepted action and its answer */
+    int seq;                 /* 0: none */
     action act;
-    cJSON *answer;               /* {"event":..,"view":..} */
+    cJSON *answer; /* {"event":..,"view":..} */
 } seat_answer;
 
 struct game {
@@ -31,28 +31,28 @@ struct game {
 
     /* Read anywhere. */
     atomic_int refs;
-    atomic_llong last_used_ms;   /* monotonic */
+    atomic_llong last_used_ms; /* monotonic */
     atomic_bool over;
-    atomic_int presence[3];      /* live connections of [BLACK], [WHITE] */
-    atomic_int spectators;       /* live connections of spectators */
-    atomic_int chat_last[3];     /* [GAME_ROOM_*]: the room's highest message number */
+    atomic_int presence[3];  /* live connections of [BLACK], [WHITE] */
+    atomic_int spectators;   /* live connections of spectators */
+    atomic_int chat_last[3]; /* [GAME_ROOM_*]: the room's highest message number */
 
     /* Set once before the game is shared. */
     game_settings settings;
     game_mode mode;
     char level[16];
-    int computer_color;          /* 0 unless computer mode */
+    int computer_color; /* 0 unless computer mode */
     time_control tc;
     bool is_public;
 
     /* Game lock. */
     store_game row;
     referee *ref;
-    int64_t *at_ms;              /* when each event was accepted: at_ms[seq - 1] */
+    int64_t *at_ms; /* when each event was accepted: at_ms[seq - 1] */
     int n_at, cap_at;
-    seat_answer last[3];         /* [BLACK], [WHITE] */
-    char names[3][GAME_NAME_BYTES];  /* [BLACK], [WHITE]: display names, "" for none */
-    cJSON *view_cache[VIEWERS];  /* each viewer's view without its clock; NULL = stale */
+    seat_answer last[3];            /* [BLACK], [WHITE] */
+    char names[3][GAME_NAME_BYTES]; /* [BLACK], [WHITE]: display names, "" for none */
+    cJSON *view_cache[VIEWERS];     /* each viewer's view without its clock; NULL = stale */
     /* A write failed in a way that may mean the log moved on without this
      * copy (another server appended, or a commit's outcome is unknown):
      * the log is reloaded before the next action is judged. */

@@ -21,9 +21,9 @@
 
 _Static_assert(GAME_NAME_BYTES == STORE_NAME_BYTES, "one size of a stored name");
 _Static_assert((int)GAME_ROOM_PLAYERS == (int)STORE_ROOM_PLAYERS &&
-               (int)GAME_ROOM_SPECTATORS == (int)STORE_ROOM_SPECTATORS &&
-               (int)GAME_ROOM_PLAYERS == (int)CHAT_ROOM_PLAYERS &&
-               (int)GAME_ROOM_SPECTATORS == (int)CHAT_ROOM_SPECTATORS,
+                   (int)GAME_ROOM_SPECTATORS == (int)STORE_ROOM_SPECTATORS &&
+                   (int)GAME_ROOM_PLAYERS == (int)CHAT_ROOM_PLAYERS &&
+                   (int)GAME_ROOM_SPECTATORS == (int)CHAT_ROOM_SPECTATORS,
                "one numbering of the rooms");
 
 bool game_talk_load(game *g) {
@@ -33,8 +33,7 @@ bool game_talk_load(game *g) {
         store_chat_count(g->env->st, g->id, GAME_ROOM_PLAYERS, &players) != STORE_OK ||
         store_chat_count(g->env->st, g->id, GAME_ROOM_SPECTATORS, &spectators) != STORE_OK)
         return false;
-    for (int c = BLACK; c <= WHITE; c++)
-        snprintf(g->names[c], sizeof g->names[c], "%s", names[c - 1]);
+    for (int c = BLACK; c <= WHITE; c++) snprintf(g->names[c], sizeof g->names[c], "%s", names[c - 1]);
     atomic_init(&g->chat_last[GAME_ROOM_PLAYERS], players);
     atomic_init(&g->chat_last[GAME_ROOM_SPECTATORS], spectators);
     return true;
@@ -115,8 +114,9 @@ games_status game_say(game *g, viewer author, const char *name, const char *text
     if (g->row.cancelled_at_ms) st = GAMES_CANCELLED;
     else if (last >= GAME_CHAT_ROOM_MAX) st = GAMES_CHAT_FULL;
     if (st == GAMES_OK) {
-        *m = (store_chat_message){ .room = room, .n = last + 1, .author = seat ? (int)author : 0,
-                                   .at_ms = game_env_now_ms(g->env) };
+        *m = (store_chat_message){
+            .room = room, .n = last + 1, .author = seat ? (int)author : 0, .at_ms = game_env_now_ms(g->env)
+        };
         snprintf(m->name, sizeof m->name, "%s", seat ? g->names[author] : name ? name : "");
         snprintf(m->text, sizeof m->text, "%s", text);
         st = games_status_of_store(store_append_chat(g->env->st, g->id, m));

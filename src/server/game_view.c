@@ -103,8 +103,8 @@ bool game_events(game *g, viewer v, int since, cJSON **events, cJSON **view_out,
 
 cJSON *game_answer_of(game *g, const referee *r, int color, int seq) {
     observation *ob = malloc(sizeof *ob);
-    cJSON *event = ob && view_observe(r, (viewer)color, seq, ob)
-                       ? view_json_event(ob, referee_settings(r)->size) : NULL;
+    cJSON *event =
+        ob && view_observe(r, (viewer)color, seq, ob) ? view_json_event(ob, referee_settings(r)->size) : NULL;
     free(ob);
     cJSON *vw = event ? view_with_clock(g, r, (viewer)color, seq, g->at_ms[seq - 1]) : NULL;
     cJSON *answer = vw ? cJSON_CreateObject() : NULL;

@@ -22,7 +22,9 @@
 #include "wire/settings_json.h"
 
 enum {
-    SWEEP_EVERY_MS = 60 * 1000, IDLE_DROP_MS = 10 * 60 * 1000, CREATE_ATTEMPTS = 4,
+    SWEEP_EVERY_MS = 60 * 1000,
+    IDLE_DROP_MS = 10 * 60 * 1000,
+    CREATE_ATTEMPTS = 4,
     DEFAULT_ABANDON_MS = 10 * 60 * 1000
 };
 
@@ -35,7 +37,7 @@ struct games {
     game_env env;
     bool test_clock;
     bool computer_allowed;
-    pthread_mutex_t lock;        /* the table */
+    pthread_mutex_t lock; /* the table */
     entry **buckets;
     size_t nbuckets, count;
     int64_t last_sweep_ms;
@@ -52,7 +54,7 @@ static size_t bucket_of(size_t nbuckets, const char *id) {
 static void table_grow(games *gm) {
     size_t n = gm->nbuckets * 2;
     entry **b = calloc(n, sizeof *b);
-    if (!b) return;                  /* longer chains, still correct */
+    if (!b) return; /* longer chains, still correct */
     for (size_t i = 0; i < gm->nbuckets; i++)
         for (entry *e = gm->buckets[i], *next; e; e = next) {
             next = e->next;
@@ -254,19 +256,22 @@ games_status games_get(games *gm, const char *id, game **out) {
     if (st != GAMES_OK) return st;
     bool ours = (*out = table_insert(gm, g)) == g;
     if (!*out) return GAMES_ERROR;
-    if (ours) game_notify(*out);          /* loaded: its listeners catch up */
+    if (ours) game_notify(*out); /* loaded: its listeners catch up */
     return GAMES_OK;
 }
 
 /* Game ids copied out of a store_list_games walk, so games are loaded
  * after the walk (the store's walk is not held while games replay). */
-typedef struct id_list { char (*ids)[24]; size_t n, cap; } id_list;
+typedef struct id_list {
+    char (*ids)[24];
+    size_t n, cap;
+} id_list;
 
 static int collect_id(void *ctx, const char *id) {
     id_list *l = ctx;
     if (l->n == l->cap) {
         size_t cap = l->cap ? l->cap * 2 : 64;
-        char (*ids)[24] = realloc(l->ids, cap * sizeof *ids);
+        char(*ids)[24] = realloc(l->ids, cap * sizeof *ids);
         if (!ids) return 1;
         l->ids = ids;
         l->cap = cap;
@@ -279,8 +284,8 @@ int games_load_listed(games *gm, const char *which, game_listener *l) {
     id_list list = { NULL, 0, 0 };
     int rc = store_list_games(gm->env.st, which, collect_id, &list);
     if (rc != STORE_OK)
-        fprintf(stderr, "phantomgo: cannot list the stored games (%s: %s); some may resume late\n",
-                which, rc == 1 ? "out of memory" : store_strerror(rc));
+        fprintf(stderr, "phantomgo: cannot list the stored games (%s: %s); some may resume late\n", which,
+                rc == 1 ? "out of memory" : store_strerror(rc));
     for (size_t i = 0; i < list.n; i++) {
         game *g;
         if (games_get(gm, list.ids[i], &g) != GAMES_OK) continue;
@@ -333,14 +338,14 @@ static bool fill_row(store_game *row, const game_new *req, int64_t now, game_cre
     if (!new_seat(row, req->creator_color, out->token[req->creator_color])) return false;
     if (req->mode == MODE_COMPUTER) return true;
     row->invite_color = color_other(req->creator_color);
-    return secrets_new_token(out->invite) &&
-           secrets_hash(out->invite, strlen(out->invite), row->invite_hash);
+    return secrets_new_token(out->invite) && secrets_hash(out->invite, strlen(out->invite), row->invite_hash);
 }
 
 /* Stores a new game's row: the plain insert, or with rematch_of the
  * rematch transaction (the new row and the link from the old game). */
 static int store_new_row(games *gm, const store_game *row, const char *rematch_of) {
-    return rematch_of ? store_create_rematch(gm->env.st, rematch_of, row) : store_insert_game(gm->env.st, row);
+    return rematch_of ? store_create_rematch(gm->env.st, rematch_of, row)
+                      : store_insert_game(gm->env.st, row);
 }
 
 /* A new game stored and in the table, told to the listeners. */
@@ -353,7 +358,7 @@ static games_status create_one(games *gm, const game_new *req, const char *remat
     char err[200] = "";
     game *g = rc == STORE_OK ? game_from_store(&gm->env, &row, NULL, 0, err, sizeof err) : NULL;
     store_game_free_fields(&row);
-    if (rc == STORE_CONFLICT) return GAMES_SEAT_TAKEN;       /* the caller sorts it out */
+    if (rc == STORE_CONFLICT) return GAMES_SEAT_TAKEN; /* the caller sorts it out */
     if (rc != STORE_OK) return games_status_of_store(rc);
     if (!g) {
         fprintf(stderr, "phantomgo: game %s: created but not loaded: %s\n", out->id, err);
@@ -370,7 +375,7 @@ games_status games_create(games *gm, const game_new *req, game_created *out) {
     if (req->mode == MODE_COMPUTER && !gm->computer_allowed) return GAMES_NO_BOT;
     for (int attempt = 0; attempt < CREATE_ATTEMPTS; attempt++) {
         games_status st = create_one(gm, req, NULL, out);
-        if (st != GAMES_SEAT_TAKEN) return st;      /* a conflict: an id drawn twice, draw again */
+        if (st != GAMES_SEAT_TAKEN) return st; /* a conflict: an id drawn twice, draw again */
     }
     return GAMES_ERROR;
 }

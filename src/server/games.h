@@ -61,16 +61,16 @@ typedef struct game_new {
     game_mode mode;
     game_settings settings;
     time_control tc;
-    bool public_game;           /* online: listed in the lobby */
-    int creator_color;          /* BLACK or WHITE (online, computer) */
-    const char *level;          /* computer: "easy" | "medium" | "strong" */
+    bool public_game;  /* online: listed in the lobby */
+    int creator_color; /* BLACK or WHITE (online, computer) */
+    const char *level; /* computer: "easy" | "medium" | "strong" */
 } game_new;
 
 /* The secrets a new game hands out, once. */
 typedef struct game_created {
     char id[24];
-    char token[3][SECRET_TEXT_LEN + 1];     /* [BLACK], [WHITE]: "" if not the caller's */
-    char invite[SECRET_TEXT_LEN + 1];       /* "" if none */
+    char token[3][SECRET_TEXT_LEN + 1]; /* [BLACK], [WHITE]: "" if not the caller's */
+    char invite[SECRET_TEXT_LEN + 1];   /* "" if none */
 } game_created;
 
 games_status games_create(games *gm, const game_new *req, game_created *out);

@@ -17,30 +17,26 @@
 
 #include "bot/bot.h"
 
-typedef struct computer_ctx { int test_playouts; } computer_ctx;
+typedef struct computer_ctx {
+    int test_playouts;
+} computer_ctx;
 
 static bool computer_choose(void *ctx, const bot_request *rq, action *out) {
     const computer_ctx *cc = ctx;
     bot_config cfg;
-    if (!bot_level(rq->level, &cfg))
-        return false;
-    if (cc->test_playouts > 0)
-        cfg = (bot_config){ cfg.kind, cc->test_playouts, 0 };
-    if (rq->think_ms > 0 && (cfg.time_ms == 0 || cfg.time_ms > rq->think_ms))
-        cfg.time_ms = (int)rq->think_ms;
+    if (!bot_level(rq->level, &cfg)) return false;
+    if (cc->test_playouts > 0) cfg = (bot_config){ cfg.kind, cc->test_playouts, 0 };
+    if (rq->think_ms > 0 && (cfg.time_ms == 0 || cfg.time_ms > rq->think_ms)) cfg.time_ms = (int)rq->think_ms;
     bot_memory *m = malloc(sizeof *m);
-    if (!m)
-        return false;
+    if (!m) return false;
     bot_memory_init(m, &rq->vw->settings, rq->color);
-    for (int i = 0; i < rq->n_obs; i++)
-        bot_memory_apply(m, &rq->obs[i]);
+    for (int i = 0; i < rq->n_obs; i++) bot_memory_apply(m, &rq->obs[i]);
     point p = bot_choose(&cfg, m, rq->seed, NULL);
     free(m);
     if (p != PASS_POINT && (rq->vw->stone[p] == rq->color || (rq->vw->mark[p] & VIEW_TRIED))) {
         /* Never expected: the seat's own view forbids the point. Logged so
          * tests notice; the games module then asks again. */
-        fprintf(stderr, "phantomgo: game %s: the computer chose a point it may not play\n",
-                rq->game_id);
+        fprintf(stderr, "phantomgo: game %s: the computer chose a point it may not play\n", rq->game_id);
     }
     out->kind = p == PASS_POINT ? ACT_PASS : ACT_ATTEMPT;
     out->color = rq->color;

@@ -145,11 +145,11 @@ static int on_begin_request(struct mg_connection *conn) {
         int retry = ratelimit_take(srv->api_limit, rq.client, now_monotonic_ms());
         if (retry == 0 && hub_address_full(srv->hb, rq.client)) {
             http_send_error_extra(&rq, 429, "too_many_connections",
-                             "This address holds too many live connections; close one or retry later.",
-                             "Retry-After: 10\r\n");
+                                  "This address holds too many live connections; close one or retry later.",
+                                  "Retry-After: 10\r\n");
             return 429;
         }
-        if (retry == 0) return 0;           /* civetweb hands it to the hub */
+        if (retry == 0) return 0; /* civetweb hands it to the hub */
         http_send_rate_limited(&rq, retry);
         return 429;
     }
@@ -172,8 +172,10 @@ static int on_http_error(struct mg_connection *conn, int status, const char *msg
     rq.srv = srv;
     rq.conn = conn;
     mg_disable_connection_keep_alive(conn);
-    const char *code = status == 404 ? "not_found" : status == 413 ? "body_too_large"
-                     : status < 500 ? "bad_request" : "internal";
+    const char *code = status == 404   ? "not_found"
+                       : status == 413 ? "body_too_large"
+                       : status < 500  ? "bad_request"
+                                       : "internal";
     http_send_error(&rq, status, code, http_reason_phrase(status));
     return 0;
 }
@@ -191,15 +193,18 @@ static bool features_ok(const server_config *c, char *err, size_t errlen) {
         return false;
     }
     if (strchr(c->listen, ':') && !mg_check_feature(MG_FEATURES_IPV6)) {
-        snprintf(err, errlen, "this civetweb library was built without IPv6: listen on an IPv4 "
-                              "address (0.0.0.0 for every interface)");
+        snprintf(err, errlen,
+                 "this civetweb library was built without IPv6: listen on an IPv4 "
+                 "address (0.0.0.0 for every interface)");
         return false;
     }
     return true;
 }
 
 /* civetweb's options text for cfg, into the caller's buffers. */
-typedef struct civetweb_numbers { char ports[128], threads[16], queue[16]; } civetweb_numbers;
+typedef struct civetweb_numbers {
+    char ports[128], threads[16], queue[16];
+} civetweb_numbers;
 
 static void civetweb_numbers_of(const server_config *c, civetweb_numbers *n) {
     if (strchr(c->listen, ':')) snprintf(n->ports, sizeof n->ports, "[%s]:%d", c->listen, c->port);
@@ -213,22 +218,33 @@ bool http_start(server_ctx *srv, char *err, size_t errlen) {
     if (!features_ok(c, err, errlen)) return false;
     civetweb_numbers n;
     civetweb_numbers_of(c, &n);
-    const char *options[] = {
-        "listening_ports", n.ports,
-        "num_threads", n.threads,
-        "connection_queue", n.queue,
-        "listen_backlog", "1024",
-        "enable_keep_alive", "yes",
-        "keep_alive_timeout_ms", "500",
-        "request_timeout_ms", "10000",
-        "enable_websocket_ping_pong", "yes",
-        "websocket_timeout_ms", "30000",
-        "tcp_nodelay", "1",
-        "max_request_size", "16384",
-        NULL
-    };
-    struct mg_callbacks cb = { .begin_request = on_begin_request, .http_error = on_http_error,
-                               .log_message = on_log_message, .connection_close = hub_connection_closed };
+    const char *options[] = { "listening_ports",
+                              n.ports,
+                              "num_threads",
+                              n.threads,
+                              "connection_queue",
+                              n.queue,
+                              "listen_backlog",
+                              "1024",
+                              "enable_keep_alive",
+                              "yes",
+                              "keep_alive_timeout_ms",
+                              "500",
+                              "request_timeout_ms",
+                              "10000",
+                              "enable_websocket_ping_pong",
+                              "yes",
+                              "websocket_timeout_ms",
+                              "30000",
+                              "tcp_nodelay",
+                              "1",
+                              "max_request_size",
+                              "16384",
+                              NULL };
+    struct mg_callbacks cb = { .begin_request = on_begin_request,
+                               .http_error = on_http_error,
+                               .log_message = on_log_message,
+                               .connection_close = hub_connection_closed };
     srv->mg = mg_start(&cb, srv, options);
     if (!srv->mg) {
         snprintf(err, errlen, "cannot listen on %s (address in use or not available?)", n.ports);
@@ -245,7 +261,11 @@ bool http_start(server_ctx *srv, char *err, size_t errlen) {
  * looks at the stop flag only between them; while mg_stop waits for it, a
  * helper connects to our own port every few milliseconds so the loop wakes
  * and sees the flag at once. */
-typedef struct waker { atomic_bool done; char host[64]; char port[16]; } waker;
+typedef struct waker {
+    atomic_bool done;
+    char host[64];
+    char port[16];
+} waker;
 
 static void *waker_main(void *arg) {
     waker *w = arg;
@@ -272,7 +292,10 @@ void http_stop(server_ctx *srv) {
     waker w;
     atomic_init(&w.done, false);
     const char *listen = srv->cfg.listen;
-    snprintf(w.host, sizeof w.host, "%s", !strcmp(listen, "0.0.0.0") ? "127.0.0.1" : !strcmp(listen, "::") ? "::1" : listen);
+    snprintf(w.host, sizeof w.host, "%s",
+             !strcmp(listen, "0.0.0.0") ? "127.0.0.1"
+             : !strcmp(listen, "::")    ? "::1"
+                                        : listen);
     snprintf(w.port, sizeof w.port, "%d", srv->port);
     pthread_t t;
     bool waking = pthread_create(&t, NULL, waker_main, &w) == 0;

@@ -18,13 +18,15 @@
 
 /* One policy for every response; HTML pages also name the WebSocket origin
  * of their host, for browsers whose 'self' does not cover ws:/wss:. */
-#define CSP_BASE "default-src 'self'; script-src 'self'; style-src 'self'; " \
-                 "img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; " \
-                 "form-action 'self'; connect-src 'self'"
-#define SECURITY_HEADERS "X-Content-Type-Options: nosniff\r\n" \
-                         "Referrer-Policy: no-referrer\r\n" \
-                         "X-Frame-Options: DENY\r\n" \
-                         "Cross-Origin-Opener-Policy: same-origin\r\n"
+#define CSP_BASE                                                      \
+    "default-src 'self'; script-src 'self'; style-src 'self'; "       \
+    "img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; " \
+    "form-action 'self'; connect-src 'self'"
+#define SECURITY_HEADERS                  \
+    "X-Content-Type-Options: nosniff\r\n" \
+    "Referrer-Policy: no-referrer\r\n"    \
+    "X-Frame-Options: DENY\r\n"           \
+    "Cross-Origin-Opener-Policy: same-origin\r\n"
 
 const char *http_reason_phrase(int status) {
     switch (status) {
@@ -46,13 +48,11 @@ const char *http_reason_phrase(int status) {
     case 431: return "Request Header Fields Too Large";
     case 501: return "Not Implemented";
     case 503: return "Service Unavailable";
-    default:  return status < 500 ? "Error" : "Internal Server Error";
+    default: return status < 500 ? "Error" : "Internal Server Error";
     }
 }
 
-const char *http_header(const http_request *rq, const char *name) {
-    return mg_get_header(rq->conn, name);
-}
+const char *http_header(const http_request *rq, const char *name) { return mg_get_header(rq->conn, name); }
 
 /* A Host header is echoed into links and the CSP only if it is a plain
  * host[:port]: letters, digits, dots, dashes, colons and IPv6 brackets. */
@@ -61,8 +61,8 @@ static bool host_is_safe(const char *h) {
     if (n == 0 || n > 255) return false;
     for (const char *p = h; *p; p++) {
         char c = *p;
-        bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                  c == '.' || c == '-' || c == ':' || c == '[' || c == ']';
+        bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+                  c == '-' || c == ':' || c == '[' || c == ']';
         if (!ok) return false;
     }
     return true;
@@ -134,8 +134,8 @@ void http_send(http_request *rq, int status, const char *content_type, const cha
     strbuf_free(&sb);
 }
 
-void http_send_head(http_request *rq, int status, const char *content_type,
-                    const char *cache_control, const char *extra_headers, size_t len) {
+void http_send_head(http_request *rq, int status, const char *content_type, const char *cache_control,
+                    const char *extra_headers, size_t len) {
     strbuf sb;
     strbuf_init(&sb);
     compose_head(&sb, rq, status, content_type, cache_control, extra_headers, len);
@@ -183,7 +183,8 @@ void http_send_error(http_request *rq, int status, const char *code, const char 
 void http_send_rate_limited(http_request *rq, int retry_after_s) {
     char extra[64];
     snprintf(extra, sizeof extra, "Retry-After: %d\r\n", retry_after_s);
-    http_send_error_extra(rq, 429, "rate_limited", "Too many requests from this address; retry later.", extra);
+    http_send_error_extra(rq, 429, "rate_limited", "Too many requests from this address; retry later.",
+                          extra);
 }
 
 void http_send_method_not_allowed(http_request *rq, const char *allow) {
@@ -212,8 +213,9 @@ static void client_address(http_request *rq) {
     size_t n = 0;
     for (; last[n] && last[n] != ' ' && n < sizeof addr - 1; n++) {
         char c = last[n];
-        if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F') ||
-              c == '.' || c == ':')) return;
+        if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F') || c == '.' ||
+              c == ':'))
+            return;
         addr[n] = c;
     }
     addr[n] = '\0';
@@ -242,6 +244,4 @@ bool http_write(http_request *rq, const void *bytes, size_t len) {
     return mg_write(rq->conn, bytes, len) > 0;
 }
 
-void http_close_after(http_request *rq) {
-    mg_disable_connection_keep_alive(rq->conn);
-}
+void http_close_after(http_request *rq) { mg_disable_connection_keep_alive(rq->conn); }

@@ -24,15 +24,15 @@ typedef struct http_request {
     server_ctx *srv;
     struct mg_connection *conn;
     const struct mg_request_info *ri;
-    const char *method;          /* "GET", "POST", ... */
-    const char *path;            /* decoded, dot segments removed */
-    const char *query;           /* after '?', or NULL */
-    char client[48];             /* client address (proxy-aware) */
-    char *body;                  /* POST/PUT body, NUL-terminated; owned here */
+    const char *method; /* "GET", "POST", ... */
+    const char *path;   /* decoded, dot segments removed */
+    const char *query;  /* after '?', or NULL */
+    char client[48];    /* client address (proxy-aware) */
+    char *body;         /* POST/PUT body, NUL-terminated; owned here */
     size_t body_len;
-    bool head;                   /* HEAD: headers only */
+    bool head; /* HEAD: headers only */
     metrics_route route;
-    int status;                  /* of the answer sent, 0 before */
+    int status; /* of the answer sent, 0 before */
 } http_request;
 
 /* Fills rq for a connection (the router's requests, and the WebSocket
@@ -50,13 +50,12 @@ void http_base_url(const http_request *rq, char *out, size_t outlen);
 
 /* Sends a complete answer. extra_headers: "" or lines each ending "\r\n".
  * cache_control NULL means "no-store" (the default for anything dynamic). */
-void http_send(http_request *rq, int status, const char *content_type,
-               const char *cache_control, const char *extra_headers,
-               const void *body, size_t len);
+void http_send(http_request *rq, int status, const char *content_type, const char *cache_control,
+               const char *extra_headers, const void *body, size_t len);
 /* Sends only the head of an answer whose len-byte body the caller then
  * writes with http_write (large files); nothing more is sent for HEAD. */
-void http_send_head(http_request *rq, int status, const char *content_type,
-                    const char *cache_control, const char *extra_headers, size_t len);
+void http_send_head(http_request *rq, int status, const char *content_type, const char *cache_control,
+                    const char *extra_headers, size_t len);
 /* Writes body bytes after http_send_head; false when the peer is gone. */
 bool http_write(http_request *rq, const void *bytes, size_t len);
 /* The connection closes after this answer (no keep-alive). */

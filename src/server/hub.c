@@ -39,18 +39,18 @@ enum { CHAT_BATCH = 100 };
 #define LOBBY_PATH "/api/v1/lobby/ws"
 
 typedef struct hub_conn {
-    games_watcher watcher;      /* first: the notify callback finds the conn from it */
+    games_watcher watcher; /* first: the notify callback finds the conn from it */
     hub *hb;
     struct mg_connection *conn;
-    int fd;                     /* -1 if not found */
-    game *g;                    /* referenced; NULL for the lobby */
-    bool lobby;                 /* a lobby socket: watches the lobby, not a game */
-    const char *refused;        /* over a limit: closed at once, with this
+    int fd;              /* -1 if not found */
+    game *g;             /* referenced; NULL for the lobby */
+    bool lobby;          /* a lobby socket: watches the lobby, not a game */
+    const char *refused; /* over a limit: closed at once, with this
                                    reason; NULL for an accepted socket */
-    bool counted;               /* holds one of its address's sockets */
-    char client[48];            /* client address (proxy-aware) */
+    bool counted;        /* holds one of its address's sockets */
+    char client[48];     /* client address (proxy-aware) */
 
-    pthread_mutex_t lock;       /* the fields below */
+    pthread_mutex_t lock; /* the fields below */
     pthread_cond_t wake;
     bool hello_done, due, closing;
     viewer who;
@@ -63,7 +63,7 @@ typedef struct hub_conn {
     game_mode mode;
     bool writer_started;
     pthread_t writer;
-    struct hub_conn *next, *prev;   /* hub list (hub lock) */
+    struct hub_conn *next, *prev; /* hub list (hub lock) */
 } hub_conn;
 
 /* Open sockets of one client address (hub lock). */
@@ -78,7 +78,7 @@ struct hub {
     atomic_long open;
     pthread_mutex_t lock;
     hub_conn *conns;
-    address_count *per_address;   /* addresses with open sockets; few, so a list */
+    address_count *per_address; /* addresses with open sockets; few, so a list */
     bool stopping;
 };
 
@@ -374,8 +374,10 @@ static void *writer_main(void *arg) {
         int seq = since;
         bool ok = true, over = false;
         if (update) {
-            cJSON *frame = hc->lobby ? lobby_frame(lobby_now(hc->hb->srv->lb)) : update_frame(hc->g, who, since, &seq);
-            over = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(frame, "view"), "over"));
+            cJSON *frame =
+                hc->lobby ? lobby_frame(lobby_now(hc->hb->srv->lb)) : update_frame(hc->g, who, since, &seq);
+            over = cJSON_IsTrue(
+                cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(frame, "view"), "over"));
             char *text = frame ? cJSON_PrintUnformatted(frame) : NULL;
             ok = text && send_text(hc, text, strlen(text));
             cJSON_free(text);
@@ -398,7 +400,8 @@ static void *writer_main(void *arg) {
 
 /* ---- civetweb's handlers ------------------------------------------------ */
 
-static void refuse_upgrade(struct mg_connection *conn, hub *hb, int status, const char *code, const char *msg) {
+static void refuse_upgrade(struct mg_connection *conn, hub *hb, int status, const char *code,
+                           const char *msg) {
     http_request rq;
     http_request_init(&rq, hb->srv, conn);
     http_close_after(&rq);
@@ -439,13 +442,14 @@ static hub_conn *conn_new(hub *hb, struct mg_connection *conn, game *g, bool is_
 
 static int on_connect(const struct mg_connection *cconn, void *cbdata) {
     hub *hb = cbdata;
-    struct mg_connection *conn = (struct mg_connection *)cconn;   /* civetweb passes it const */
+    struct mg_connection *conn = (struct mg_connection *)cconn; /* civetweb passes it const */
     char id[24];
     game *g = NULL;
     const struct mg_request_info *ri = mg_get_request_info(conn);
     bool is_lobby = !strcmp(ri->local_uri, LOBBY_PATH);
-    games_status st = is_lobby ? GAMES_OK : socket_path_id(ri->local_uri, id) ? games_get(hb->srv->gm, id, &g)
-                                                                           : GAMES_NOT_FOUND;
+    games_status st = is_lobby                            ? GAMES_OK
+                      : socket_path_id(ri->local_uri, id) ? games_get(hb->srv->gm, id, &g)
+                                                          : GAMES_NOT_FOUND;
     if (st != GAMES_OK) {
         if (st == GAMES_NOT_FOUND) refuse_upgrade(conn, hb, 404, "not_found", "No such game.");
         else refuse_upgrade(conn, hb, 503, "unavailable", "The game cannot be loaded now.");
@@ -533,7 +537,7 @@ static bool parse_hello(hub_conn *hc, const char *data, size_t len, const char *
         hc->who = who;
         hc->sent_seq = since_seq;
         for (int room = GAME_ROOM_PLAYERS; !hc->lobby && room <= GAME_ROOM_SPECTATORS; room++)
-            hc->chat_sent[room] = game_chat_last(hc->g, room);   /* earlier ones: GET .../chat */
+            hc->chat_sent[room] = game_chat_last(hc->g, room); /* earlier ones: GET .../chat */
         hc->hello_done = true;
         hc->due = true;
         pthread_cond_signal(&hc->wake);
@@ -552,7 +556,7 @@ static int on_data(struct mg_connection *conn, int bits, char *data, size_t len,
         mg_websocket_write(conn, MG_WEBSOCKET_OPCODE_CONNECTION_CLOSE, data, len < 2 ? len : 2);
         return 0;
     }
-    if (opcode != MG_WEBSOCKET_OPCODE_TEXT || hc->hello_done) return 1;   /* nothing else is expected */
+    if (opcode != MG_WEBSOCKET_OPCODE_TEXT || hc->hello_done) return 1; /* nothing else is expected */
     const char *code, *msg;
     if (len > MESSAGE_MAX || !parse_hello(hc, data, len, &code, &msg)) {
         send_error(hc, len > MESSAGE_MAX ? "body_too_large" : code,
@@ -592,7 +596,7 @@ static void on_close(const struct mg_connection *conn, void *cbdata) {
         game_presence(hc->g, (int)hc->who, -1);
     }
     if (hc->writer_started) {
-        cut(hc);                                 /* a writer blocked on a full socket returns */
+        cut(hc); /* a writer blocked on a full socket returns */
         pthread_join(hc->writer, NULL);
         hub_list_remove(hb, hc);
     }
@@ -602,7 +606,7 @@ static void on_close(const struct mg_connection *conn, void *cbdata) {
 
 void hub_connection_closed(const struct mg_connection *conn) {
     hub_conn *hc = mg_get_user_connection_data(conn);
-    if (hc) conn_free(hc);       /* no writer, no watch: the handshake never completed */
+    if (hc) conn_free(hc); /* no writer, no watch: the handshake never completed */
 }
 
 void hub_attach(hub *hb, struct mg_context *mg) {

@@ -14,14 +14,14 @@
 enum { LOBBY_LIST_MAX = 100 };
 
 typedef struct listed {
-    game *g;                     /* referenced */
-    bool open;                   /* a seat is free */
+    game *g;   /* referenced */
+    bool open; /* a seat is free */
 } listed;
 
 struct lobby {
-    game_listener listener;      /* first: the callback finds the lobby from it */
+    game_listener listener; /* first: the callback finds the lobby from it */
     games *gm;
-    pthread_mutex_t lock;        /* the index */
+    pthread_mutex_t lock; /* the index */
     listed *list;
     size_t n, cap;
     pthread_mutex_t watch_lock;
@@ -113,7 +113,10 @@ void lobby_close(lobby *lb) {
 
 /* ---- listing ----------------------------------------------------------------- */
 
-typedef struct item { game *g; game_lobby_facts facts; } item;
+typedef struct item {
+    game *g;
+    game_lobby_facts facts;
+} item;
 
 static int open_newest_first(const void *a, const void *b) {
     int64_t x = ((const item *)a)->facts.created_ms, y = ((const item *)b)->facts.created_ms;
@@ -151,9 +154,13 @@ static lobby_item *wire_items(const item *items, size_t n, size_t *out_n) {
     lobby_item *out = malloc((*out_n ? *out_n : 1) * sizeof *out);
     for (size_t i = 0; out && i < *out_n; i++) {
         game *g = items[i].g;
-        out[i] = (lobby_item){ game_id(g), game_get_settings(g), game_get_time_control(g),
-                               items[i].facts.free_color, items[i].facts.created_ms,
-                               items[i].facts.started_ms, items[i].facts.names[BLACK],
+        out[i] = (lobby_item){ game_id(g),
+                               game_get_settings(g),
+                               game_get_time_control(g),
+                               items[i].facts.free_color,
+                               items[i].facts.created_ms,
+                               items[i].facts.started_ms,
+                               items[i].facts.names[BLACK],
                                items[i].facts.names[WHITE] };
     }
     return out;

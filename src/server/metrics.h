@@ -13,15 +13,22 @@
 #include "util/strbuf.h"
 
 typedef enum {
-    ROUTE_PAGE = 0,     /* /, /rules, /g/{id} */
-    ROUTE_STATIC,       /* /web/..., /static/... */
-    ROUTE_API_READ,     /* GET under /api/ */
-    ROUTE_API_WRITE,    /* POST/PUT under /api/ */
-    ROUTE_OTHER,        /* anything else: 404s, /metrics */
+    ROUTE_PAGE = 0,  /* /, /rules, /g/{id} */
+    ROUTE_STATIC,    /* /web/..., /static/... */
+    ROUTE_API_READ,  /* GET under /api/ */
+    ROUTE_API_WRITE, /* POST/PUT under /api/ */
+    ROUTE_OTHER,     /* anything else: 404s, /metrics */
     ROUTE_COUNT
 } metrics_route;
 
-typedef enum { MOVE_LEGAL = 0, MOVE_ILLEGAL, MOVE_PASS, MOVE_RESIGN, MOVE_OTHER, MOVE_KIND_COUNT } metrics_move;
+typedef enum {
+    MOVE_LEGAL = 0,
+    MOVE_ILLEGAL,
+    MOVE_PASS,
+    MOVE_RESIGN,
+    MOVE_OTHER,
+    MOVE_KIND_COUNT
+} metrics_move;
 
 void metrics_request(metrics_route route, int status, double seconds);
 void metrics_move_played(metrics_move kind);
@@ -29,9 +36,9 @@ void metrics_game_created(void);
 void metrics_ws_refused(void);
 
 typedef struct metrics_gauges {
-    long games_loaded;      /* games held in memory */
-    long games_in_play;     /* of those, not over */
-    long websockets;        /* open WebSocket connections */
+    long games_loaded;  /* games held in memory */
+    long games_in_play; /* of those, not over */
+    long websockets;    /* open WebSocket connections */
 } metrics_gauges;
 
 /* Appends the whole exposition text. */

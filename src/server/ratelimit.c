@@ -11,7 +11,7 @@
 enum { SHARDS = 16, SLOTS = 1024, PROBE = 16, KEY_MAX = 48 };
 
 typedef struct bucket {
-    char key[KEY_MAX];      /* "" = free slot */
+    char key[KEY_MAX]; /* "" = free slot */
     double tokens;
     int64_t last_ms;
 } bucket;
@@ -41,7 +41,7 @@ void ratelimit_free(ratelimit *rl) {
     free(rl);
 }
 
-static uint64_t hash_key(const char *s) {      /* FNV-1a */
+static uint64_t hash_key(const char *s) { /* FNV-1a */
     uint64_t h = 1469598103934665603ull;
     for (; *s; s++) h = (h ^ (uint8_t)*s) * 1099511628211ull;
     return h;

@@ -24,8 +24,7 @@ bool secrets_random_bytes(void *buf, size_t len) {
 }
 
 static void base64url_encode(const uint8_t *in, size_t len, char *out) {
-    static const char alphabet[] =
-        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    static const char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
     size_t o = 0;
     uint32_t acc = 0;
     int bits = 0;
@@ -56,7 +55,7 @@ bool secrets_new_game_id(char out[GAME_ID_LEN + 1]) {
         uint8_t raw[32];
         if (!secrets_random_bytes(raw, sizeof raw)) return false;
         for (size_t i = 0; i < sizeof raw && n < GAME_ID_LEN; i++)
-            if (raw[i] < 252)               /* 252 = 7 * 36: no modulo bias */
+            if (raw[i] < 252) /* 252 = 7 * 36: no modulo bias */
                 out[n++] = alphabet[raw[i] % 36];
     }
     out[n] = '\0';
@@ -65,8 +64,7 @@ bool secrets_new_game_id(char out[GAME_ID_LEN + 1]) {
 
 bool secrets_hash(const char *text, size_t len, uint8_t out[SECRET_HASH_LEN]) {
     unsigned int outlen = 0;
-    return EVP_Digest(text, len, out, &outlen, EVP_sha256(), NULL) == 1
-        && outlen == SECRET_HASH_LEN;
+    return EVP_Digest(text, len, out, &outlen, EVP_sha256(), NULL) == 1 && outlen == SECRET_HASH_LEN;
 }
 
 bool secrets_hash_equal(const uint8_t a[SECRET_HASH_LEN], const uint8_t b[SECRET_HASH_LEN]) {
@@ -83,8 +81,8 @@ bool secrets_token_well_formed(const char *s) {
     size_t n = 0;
     for (; s[n]; n++) {
         char c = s[n];
-        bool ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
-                  (c >= '0' && c <= '9') || c == '-' || c == '_';
+        bool ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' ||
+                  c == '_';
         if (!ok || n >= SECRET_TEXT_LEN) return false;
     }
     return n == SECRET_TEXT_LEN;

@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 #define SECRET_BYTES 32
-#define SECRET_TEXT_LEN 43          /* base64url of 32 bytes, no padding */
+#define SECRET_TEXT_LEN 43 /* base64url of 32 bytes, no padding */
 #define SECRET_HASH_LEN 32
 #define GAME_ID_LEN 12
 

@@ -62,14 +62,16 @@ static void resolve_dir(const char *root, const char *name, char out[PATH_MAX]) 
  * cannot start are silently missing and the server answers nothing, so the
  * WebSocket allowance is shrunk to fit the limit, and the operator told. */
 static void fit_process_limit(server_config *cfg) {
-    enum { HEADROOM = 64 };    /* store writer, games workers, civetweb's own */
+    enum { HEADROOM = 64 }; /* store writer, games workers, civetweb's own */
     struct rlimit rl;
     if (geteuid() == 0 || getrlimit(RLIMIT_NPROC, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY) return;
     long room = (long)rl.rlim_cur - HEADROOM - cfg->threads;
     long fits = room > 0 ? room / 2 : 0;
     if (cfg->max_websockets <= fits) return;
-    fprintf(stderr, "phantomgo: warning: the process limit (ulimit -u %ld) leaves room for %ld "
-                    "WebSockets, not %d: using %ld\n", (long)rl.rlim_cur, fits, cfg->max_websockets, fits);
+    fprintf(stderr,
+            "phantomgo: warning: the process limit (ulimit -u %ld) leaves room for %ld "
+            "WebSockets, not %d: using %ld\n",
+            (long)rl.rlim_cur, fits, cfg->max_websockets, fits);
     cfg->max_websockets = (int)fits;
 }
 
@@ -80,9 +82,10 @@ static bool open_games(server_ctx *srv, char *err, size_t errlen) {
     games_set_options(srv->gm, c->abandon_after, c->test_clock);
     if (c->test_clock) fprintf(stderr, "phantomgo: warning: --test-clock: anyone here can move the clock\n");
     const char *failed = !(srv->dl = deadlines_start(srv->gm)) ? "cannot start the clock thread"
-                       : !(srv->lb = lobby_open(srv->gm)) ? "out of memory"
-                       : !(srv->cq = games_enable_computer(srv->gm)) ? "cannot start the computer player's threads"
-                       : NULL;
+                         : !(srv->lb = lobby_open(srv->gm))    ? "out of memory"
+                         : !(srv->cq = games_enable_computer(srv->gm))
+                             ? "cannot start the computer player's threads"
+                             : NULL;
     if (failed) snprintf(err, errlen, "%s", failed);
     return !failed;
 }
@@ -112,12 +115,12 @@ static bool open_parts(server_ctx *srv, char *err, size_t errlen) {
 }
 
 static void close_parts(server_ctx *srv) {
-    http_stop(srv);                 /* no request or socket after this */
-    computer_stop(srv->cq);         /* waits for moves being thought */
+    http_stop(srv);         /* no request or socket after this */
+    computer_stop(srv->cq); /* waits for moves being thought */
     deadlines_stop(srv->dl);
     lobby_close(srv->lb);
     games_close(srv->gm);
-    store_close(srv->st);           /* pending commits are flushed */
+    store_close(srv->st); /* pending commits are flushed */
     hub_free(srv->hb);
     ratelimit_free(srv->api_limit);
     ratelimit_free(srv->create_limit);

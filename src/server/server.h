@@ -28,14 +28,14 @@ typedef struct server_ctx {
     computer *cq;
     lobby *lb;
     hub *hb;
-    ratelimit *api_limit;       /* every /api/ request and WebSocket */
-    ratelimit *create_limit;    /* game creation */
-    ratelimit *chat_speaker;    /* chat messages of one seat (key "id/colour") or one spectator address */
-    ratelimit *chat_address;    /* all chat messages of one client address */
-    char web_dir[PATH_MAX];     /* realpath of ROOT/web */
-    char static_dir[PATH_MAX];  /* realpath of ROOT/static */
+    ratelimit *api_limit;      /* every /api/ request and WebSocket */
+    ratelimit *create_limit;   /* game creation */
+    ratelimit *chat_speaker;   /* chat messages of one seat (key "id/colour") or one spectator address */
+    ratelimit *chat_address;   /* all chat messages of one client address */
+    char web_dir[PATH_MAX];    /* realpath of ROOT/web */
+    char static_dir[PATH_MAX]; /* realpath of ROOT/static */
     struct mg_context *mg;
-    int port;                   /* the port actually bound */
+    int port; /* the port actually bound */
 } server_ctx;
 
 #endif

@@ -17,7 +17,9 @@
 
 enum { NAME_MAX_LEN = 512, INLINE_MAX = 256 * 1024, CHUNK = 64 * 1024 };
 
-typedef struct content_type { const char *ext, *type; } content_type;
+typedef struct content_type {
+    const char *ext, *type;
+} content_type;
 
 static const content_type types[] = {
     { "html", "text/html; charset=utf-8" },
@@ -67,8 +69,8 @@ static bool name_is_safe(const char *rel) {
         }
         if (segment_start && c == '.') return false;
         segment_start = false;
-        bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                  c == '.' || c == '_' || c == '-';
+        bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+                  c == '_' || c == '-';
         if (!ok) return false;
     }
     return !segment_start;
@@ -124,8 +126,8 @@ static bool read_all(int fd, char *buf, size_t len) {
     return true;
 }
 
-static void send_body(http_request *rq, int fd, const struct stat *st, const char *type,
-                      const char *cache, const char *extra) {
+static void send_body(http_request *rq, int fd, const struct stat *st, const char *type, const char *cache,
+                      const char *extra) {
     size_t len = (size_t)st->st_size;
     if (len <= INLINE_MAX) {
         char *buf = malloc(len ? len : 1);
@@ -143,7 +145,7 @@ static void send_body(http_request *rq, int fd, const struct stat *st, const cha
         if (n <= 0 || !http_write(rq, buf, (size_t)n)) break;
         left -= (size_t)n;
     }
-    if (left > 0) http_close_after(rq);   /* the body fell short */
+    if (left > 0) http_close_after(rq); /* the body fell short */
     free(buf);
 }
 
@@ -194,6 +196,7 @@ void static_handle(http_request *rq) {
     else if (!strcmp(p, "/my-games")) send_file(rq, srv->web_dir, "my-games.html", "no-cache");
     else if (page) send_file(rq, srv->web_dir, "game.html", "no-cache");
     else if (!strncmp(p, "/web/", 5)) send_file(rq, srv->web_dir, p + 5, "no-cache");
-    else if (!strcmp(p, "/favicon.ico")) send_file(rq, srv->static_dir, "favicon.ico", "public, max-age=86400");
+    else if (!strcmp(p, "/favicon.ico"))
+        send_file(rq, srv->static_dir, "favicon.ico", "public, max-age=86400");
     else send_file(rq, srv->static_dir, p + 8, "public, max-age=86400");
 }

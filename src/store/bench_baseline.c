@@ -30,8 +30,7 @@ static void remove_database(const char *path) {
 }
 
 static bool exec_ok(sqlite3 *db, const char *sql) {
-    if (sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK)
-        return true;
+    if (sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK) return true;
     fprintf(stderr, "bench: %s: %s\n", sql, sqlite3_errmsg(db));
     return false;
 }
@@ -65,12 +64,13 @@ double store_bench_single_row_commits(const char *dir, double seconds) {
                exec_ok(db, "CREATE TABLE actions (game_id TEXT NOT NULL, seq INTEGER NOT NULL,"
                            " kind TEXT NOT NULL, color INTEGER NOT NULL, vertex TEXT NOT NULL,"
                            " at_ms INTEGER NOT NULL, PRIMARY KEY (game_id, seq)) WITHOUT ROWID") &&
-               sqlite3_prepare_v2(db, "INSERT INTO actions VALUES ('k3v9x2m4qa', ?1, 'attempt', 1, 'D4',"
-                                      " 1700000000000)", -1, &ins, NULL) == SQLITE_OK) {
+               sqlite3_prepare_v2(db,
+                                  "INSERT INTO actions VALUES ('k3v9x2m4qa', ?1, 'attempt', 1, 'D4',"
+                                  " 1700000000000)",
+                                  -1, &ins, NULL) == SQLITE_OK) {
         double start = now_monotonic_s();
         long rows = insert_rows_for(db, ins, seconds);
-        if (rows >= 0)
-            rate = rows / (now_monotonic_s() - start);
+        if (rows >= 0) rate = rows / (now_monotonic_s() - start);
     }
     sqlite3_finalize(ins);
     sqlite3_close(db);
@@ -84,23 +84,22 @@ double store_bench_single_row_commits(const char *dir, double seconds) {
  * creation is not timed; end is set when the gate opens. */
 typedef struct {
     pthread_mutex_t lock;
-    pthread_cond_t  opened;
-    bool            open;
-    double          end;
+    pthread_cond_t opened;
+    bool open;
+    double end;
 } start_gate;
 
 typedef struct {
-    store      *st;
+    store *st;
     start_gate *gate;
-    char        game_id[24];
-    long        acknowledged;
-    bool        failed;
+    char game_id[24];
+    long acknowledged;
+    bool failed;
 } bench_writer;
 
 static double wait_for_gate(start_gate *g) {
     pthread_mutex_lock(&g->lock);
-    while (!g->open)
-        pthread_cond_wait(&g->opened, &g->lock);
+    while (!g->open) pthread_cond_wait(&g->opened, &g->lock);
     double end = g->end;
     pthread_mutex_unlock(&g->lock);
     return end;
@@ -132,14 +131,15 @@ static void *append_until_end(void *arg) {
 
 static bool insert_bench_games(store *st, bench_writer *w, int writers, start_gate *gate) {
     for (int i = 0; i < writers; i++) {
-        store_game g = { .created_at_ms = 1700000000000, .mode = "online",
-                         .settings_json = (char *)"{\"size\":9}", .options_json = (char *)"{}" };
+        store_game g = { .created_at_ms = 1700000000000,
+                         .mode = "online",
+                         .settings_json = (char *)"{\"size\":9}",
+                         .options_json = (char *)"{}" };
         snprintf(g.id, sizeof g.id, "benchgame%05d", i);
         memcpy(w[i].game_id, g.id, sizeof g.id);
         w[i].st = st;
         w[i].gate = gate;
-        if (store_insert_game(st, &g) != STORE_OK)
-            return false;
+        if (store_insert_game(st, &g) != STORE_OK) return false;
     }
     return true;
 }
@@ -147,8 +147,7 @@ static bool insert_bench_games(store *st, bench_writer *w, int writers, start_ga
 /* Starts the writers together and waits for them; appends/s, or -1. */
 static double run_writers(bench_writer *w, int writers, start_gate *gate, double seconds) {
     pthread_t *threads = calloc((size_t)writers, sizeof *threads);
-    if (!threads)
-        return -1;
+    if (!threads) return -1;
     pthread_attr_t attr;
     pthread_attr_init(&attr);
     pthread_attr_setstacksize(&attr, 256 * 1024);
@@ -172,8 +171,8 @@ static double run_writers(bench_writer *w, int writers, start_gate *gate, double
     return failed ? -1 : total / elapsed;
 }
 
-double store_bench_group_commit_appends(const char *dir, const char *schema_path,
-                                        int writers, double seconds) {
+double store_bench_group_commit_appends(const char *dir, const char *schema_path, int writers,
+                                        double seconds) {
     char path[4096], err[256];
     snprintf(path, sizeof path, "%s/baseline-group-commit.db", dir);
     remove_database(path);
@@ -185,10 +184,8 @@ double store_bench_group_commit_appends(const char *dir, const char *schema_path
     bench_writer *w = calloc((size_t)writers, sizeof *w);
     start_gate gate = { .lock = PTHREAD_MUTEX_INITIALIZER, .opened = PTHREAD_COND_INITIALIZER };
     double rate = -1;
-    if (w && insert_bench_games(st, w, writers, &gate))
-        rate = run_writers(w, writers, &gate, seconds);
-    if (rate < 0)
-        fprintf(stderr, "bench: group-commit appends failed\n");
+    if (w && insert_bench_games(st, w, writers, &gate)) rate = run_writers(w, writers, &gate, seconds);
+    if (rate < 0) fprintf(stderr, "bench: group-commit appends failed\n");
     free(w);
     store_close(st);
     remove_database(path);
@@ -199,21 +196,19 @@ double store_bench_group_commit_appends(const char *dir, const char *schema_path
 
 static void report_row(FILE *out, const char *what, double rate, double baseline) {
     fprintf(out, "%-52s %12.0f %-10s", what, rate, "/s");
-    if (baseline > 0 && rate >= 0)
-        fprintf(out, " %6.2fx\n", rate / baseline);
-    else
-        fprintf(out, " %7s\n", "-");
+    if (baseline > 0 && rate >= 0) fprintf(out, " %6.2fx\n", rate / baseline);
+    else fprintf(out, " %7s\n", "-");
 }
 
-int store_bench_report(FILE *out, const char *dir, const char *schema_path,
-                       int writers, double seconds) {
+int store_bench_report(FILE *out, const char *dir, const char *schema_path, int writers, double seconds) {
     char work[4096];
     snprintf(work, sizeof work, "%s/phantomgo-bench-XXXXXX", dir);
     if (!mkdtemp(work)) {
         fprintf(stderr, "bench: cannot make a directory under %s\n", dir);
         return 1;
     }
-    fprintf(out, "%-52s %12s %-10s %7s\n", "durable writes (WAL, synchronous=FULL)", "rate", "unit", "vs loop");
+    fprintf(out, "%-52s %12s %-10s %7s\n", "durable writes (WAL, synchronous=FULL)", "rate", "unit",
+            "vs loop");
     double loop = store_bench_single_row_commits(work, seconds);
     report_row(out, "plain SQLite loop, one row per commit", loop, loop);
     char what[96];

@@ -19,14 +19,13 @@ double store_bench_single_row_commits(const char *dir, double seconds);
  * appending actions to its own game as fast as its commits return, for
  * `seconds`. Acknowledged (durable) appends per second, all threads
  * together. */
-double store_bench_group_commit_appends(const char *dir, const char *schema_path,
-                                        int writers, double seconds);
+double store_bench_group_commit_appends(const char *dir, const char *schema_path, int writers,
+                                        double seconds);
 
 /* The storage section of `phantomgo bench`: makes a fresh directory under
  * dir, runs the loop and the store with 1 and with `writers` writers for
  * `seconds` each, prints a table with each rate's ratio to the loop's on
  * out, and removes the directory. Returns 0, or 1 if something failed. */
-int store_bench_report(FILE *out, const char *dir, const char *schema_path,
-                       int writers, double seconds);
+int store_bench_report(FILE *out, const char *dir, const char *schema_path, int writers, double seconds);
 
 #endif

@@ -64,23 +64,27 @@ _Static_assert(sizeof upgrades / sizeof upgrades[0] == STORE_SCHEMA_VERSION,
 
 const char *store_strerror(int code) {
     switch (code) {
-    case STORE_OK:          return "ok";
-    case STORE_NOT_FOUND:   return "not found";
-    case STORE_CONFLICT:    return "conflict";
+    case STORE_OK: return "ok";
+    case STORE_NOT_FOUND: return "not found";
+    case STORE_CONFLICT: return "conflict";
     case STORE_UNAVAILABLE: return "storage unavailable";
-    default:                return "storage error";
+    default: return "storage error";
     }
 }
 
 int store_code_of(int sqlite_rc) {
     switch (sqlite_rc & 0xff) {
-    case SQLITE_OK: case SQLITE_ROW: case SQLITE_DONE:
-        return STORE_OK;
-    case SQLITE_FULL: case SQLITE_READONLY: case SQLITE_IOERR: case SQLITE_CANTOPEN:
-    case SQLITE_BUSY: case SQLITE_LOCKED: case SQLITE_PERM:
-        return STORE_UNAVAILABLE;
-    default:
-        return STORE_ERROR;
+    case SQLITE_OK:
+    case SQLITE_ROW:
+    case SQLITE_DONE: return STORE_OK;
+    case SQLITE_FULL:
+    case SQLITE_READONLY:
+    case SQLITE_IOERR:
+    case SQLITE_CANTOPEN:
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED:
+    case SQLITE_PERM: return STORE_UNAVAILABLE;
+    default: return STORE_ERROR;
     }
 }
 
@@ -104,8 +108,7 @@ void store_finalize_all(sqlite3_stmt **stmts, int count) {
 
 /* Records a failure message and returns code, for one-line error exits. */
 static int fail(char *err, size_t errlen, int code, const char *what, const char *detail) {
-    if (err && errlen)
-        snprintf(err, errlen, "%s: %s", what, detail);
+    if (err && errlen) snprintf(err, errlen, "%s: %s", what, detail);
     return code;
 }
 
@@ -117,8 +120,7 @@ static int fail_db(char *err, size_t errlen, sqlite3 *db, int rc, const char *wh
  * so that a missing directory or a read-only one is reported plainly. */
 static int create_file(const char *path, char *err, size_t errlen) {
     char *dir = strdup(path);
-    if (!dir)
-        return fail(err, errlen, STORE_ERROR, path, "out of memory");
+    if (!dir) return fail(err, errlen, STORE_ERROR, path, "out of memory");
     char *slash = strrchr(dir, '/');
     if (slash && slash != dir) {
         *slash = '\0';
@@ -131,8 +133,7 @@ static int create_file(const char *path, char *err, size_t errlen) {
     }
     free(dir);
     int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-    if (fd < 0)
-        return fail(err, errlen, STORE_UNAVAILABLE, path, strerror(errno));
+    if (fd < 0) return fail(err, errlen, STORE_UNAVAILABLE, path, strerror(errno));
     close(fd);
     return STORE_OK;
 }
@@ -151,8 +152,7 @@ static int exec_sql(sqlite3 *db, const char *sql, char *err, size_t errlen, cons
 static int read_int_pragma(sqlite3 *db, const char *sql, int *out) {
     sqlite3_stmt *s;
     int rc = sqlite3_prepare_v2(db, sql, -1, &s, NULL);
-    if (rc != SQLITE_OK)
-        return rc;
+    if (rc != SQLITE_OK) return rc;
     rc = sqlite3_step(s);
     if (rc == SQLITE_ROW) {
         *out = sqlite3_column_int(s, 0);
@@ -186,26 +186,22 @@ static char *read_text_file(const char *path, char *err, size_t errlen) {
 static int create_schema(sqlite3 *db, const char *schema_path, char *err, size_t errlen) {
     int tables = 0;
     int rc = read_int_pragma(db, "SELECT count(*) FROM sqlite_schema", &tables);
-    if (rc != SQLITE_OK)
-        return fail_db(err, errlen, db, rc, "reading the schema");
+    if (rc != SQLITE_OK) return fail_db(err, errlen, db, rc, "reading the schema");
     if (tables != 0)
         return fail(err, errlen, STORE_ERROR, "database",
                     "has tables but user_version 0: not a Phantom Go database");
     char *sql = read_text_file(schema_path, err, errlen);
-    if (!sql)
-        return STORE_ERROR;
+    if (!sql) return STORE_ERROR;
     int code = exec_sql(db, sql, err, errlen, schema_path);
     free(sql);
-    if (code != STORE_OK)
-        return code;
+    if (code != STORE_OK) return code;
     int version = 0;
     rc = read_int_pragma(db, "PRAGMA user_version", &version);
-    if (rc != SQLITE_OK)
-        return fail_db(err, errlen, db, rc, "reading user_version");
+    if (rc != SQLITE_OK) return fail_db(err, errlen, db, rc, "reading user_version");
     if (version != STORE_SCHEMA_VERSION) {
         char detail[96];
-        snprintf(detail, sizeof detail, "sets user_version %d, this binary expects %d",
-                 version, STORE_SCHEMA_VERSION);
+        snprintf(detail, sizeof detail, "sets user_version %d, this binary expects %d", version,
+                 STORE_SCHEMA_VERSION);
         return fail(err, errlen, STORE_ERROR, schema_path, detail);
     }
     return STORE_OK;
@@ -216,10 +212,8 @@ static int upgrade_schema(sqlite3 *db, int from, char *err, size_t errlen) {
         char sql[64];
         snprintf(sql, sizeof sql, "PRAGMA user_version = %d", v + 1);
         int code = exec_sql(db, upgrades[v - 1], err, errlen, "upgrading the schema");
-        if (code == STORE_OK)
-            code = exec_sql(db, sql, err, errlen, "upgrading the schema");
-        if (code != STORE_OK)
-            return code;
+        if (code == STORE_OK) code = exec_sql(db, sql, err, errlen, "upgrading the schema");
+        if (code != STORE_OK) return code;
     }
     return STORE_OK;
 }
@@ -228,31 +222,25 @@ static int upgrade_schema(sqlite3 *db, int from, char *err, size_t errlen) {
  * two processes opening a new file at once cannot both create it. */
 static int migrate(sqlite3 *db, const char *schema_path, char *err, size_t errlen) {
     int code = exec_sql(db, "BEGIN IMMEDIATE", err, errlen, "starting the migration");
-    if (code != STORE_OK)
-        return code;
+    if (code != STORE_OK) return code;
     int version = 0;
     int rc = read_int_pragma(db, "PRAGMA user_version", &version);
-    if (rc != SQLITE_OK)
-        code = fail_db(err, errlen, db, rc, "reading user_version");
-    else if (version == 0)
-        code = create_schema(db, schema_path, err, errlen);
+    if (rc != SQLITE_OK) code = fail_db(err, errlen, db, rc, "reading user_version");
+    else if (version == 0) code = create_schema(db, schema_path, err, errlen);
     else if (version > STORE_SCHEMA_VERSION) {
         char detail[128];
-        snprintf(detail, sizeof detail, "schema version %d is newer than this binary's %d",
-                 version, STORE_SCHEMA_VERSION);
+        snprintf(detail, sizeof detail, "schema version %d is newer than this binary's %d", version,
+                 STORE_SCHEMA_VERSION);
         code = fail(err, errlen, STORE_ERROR, "database", detail);
-    } else
-        code = upgrade_schema(db, version, err, errlen);
-    if (code == STORE_OK)
-        return exec_sql(db, "COMMIT", err, errlen, "committing the migration");
+    } else code = upgrade_schema(db, version, err, errlen);
+    if (code == STORE_OK) return exec_sql(db, "COMMIT", err, errlen, "committing the migration");
     sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
     return code;
 }
 
 static int open_connection(const char *path, int flags, sqlite3 **out, char *err, size_t errlen) {
     int rc = sqlite3_open_v2(path, out, flags | SQLITE_OPEN_NOMUTEX, NULL);
-    if (rc != SQLITE_OK)
-        return fail_db(err, errlen, *out, rc, path);
+    if (rc != SQLITE_OK) return fail_db(err, errlen, *out, rc, path);
     sqlite3_extended_result_codes(*out, 1);
     sqlite3_busy_timeout(*out, STORE_BUSY_TIMEOUT_MS);
     return STORE_OK;
@@ -265,30 +253,24 @@ static int configure_writer(sqlite3 *db, char *err, size_t errlen) {
         return fail(err, errlen, STORE_UNAVAILABLE, "database", "the file is read-only");
     sqlite3_stmt *s;
     int rc = sqlite3_prepare_v2(db, "PRAGMA journal_mode = WAL", -1, &s, NULL);
-    if (rc != SQLITE_OK)
-        return fail_db(err, errlen, db, rc, "setting WAL mode");
+    if (rc != SQLITE_OK) return fail_db(err, errlen, db, rc, "setting WAL mode");
     rc = sqlite3_step(s);
     bool wal = rc == SQLITE_ROW && !strcmp((const char *)sqlite3_column_text(s, 0), "wal");
     sqlite3_finalize(s);
-    if (rc != SQLITE_ROW)
-        return fail_db(err, errlen, db, rc, "setting WAL mode");
-    if (!wal)
-        return fail(err, errlen, STORE_ERROR, "database", "WAL mode is not available here");
-    return exec_sql(db, "PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;",
-                    err, errlen, "configuring the database");
+    if (rc != SQLITE_ROW) return fail_db(err, errlen, db, rc, "setting WAL mode");
+    if (!wal) return fail(err, errlen, STORE_ERROR, "database", "WAL mode is not available here");
+    return exec_sql(db, "PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;", err, errlen,
+                    "configuring the database");
 }
 
 static int open_readers(store *st, char *err, size_t errlen) {
     for (int i = 0; i < STORE_READERS; i++) {
         store_reader *r = &st->readers[i];
         int code = open_connection(st->path, SQLITE_OPEN_READONLY, &r->db, err, errlen);
-        if (code != STORE_OK)
-            return code;
+        if (code != STORE_OK) return code;
         int rc = store_prepare_all(r->db, store_read_sql, RS_COUNT, r->stmt);
-        if (rc == SQLITE_OK)
-            rc = store_prepare_all(r->db, store_chat_read_sql, CR_COUNT, r->chat);
-        if (rc != SQLITE_OK)
-            return fail_db(err, errlen, r->db, rc, "preparing reads");
+        if (rc == SQLITE_OK) rc = store_prepare_all(r->db, store_chat_read_sql, CR_COUNT, r->chat);
+        if (rc != SQLITE_OK) return fail_db(err, errlen, r->db, rc, "preparing reads");
         st->free_readers[st->free_count++] = i;
     }
     return STORE_OK;
@@ -296,24 +278,18 @@ static int open_readers(store *st, char *err, size_t errlen) {
 
 static int open_writer(store *st, const char *schema_path, char *err, size_t errlen) {
     int code = open_connection(st->path, SQLITE_OPEN_READWRITE, &st->wdb, err, errlen);
-    if (code == STORE_OK)
-        code = configure_writer(st->wdb, err, errlen);
-    if (code == STORE_OK)
-        code = migrate(st->wdb, schema_path, err, errlen);
-    if (code != STORE_OK)
-        return code;
+    if (code == STORE_OK) code = configure_writer(st->wdb, err, errlen);
+    if (code == STORE_OK) code = migrate(st->wdb, schema_path, err, errlen);
+    if (code != STORE_OK) return code;
     int rc = store_prepare_all(st->wdb, store_write_sql, WS_COUNT, st->wstmt);
-    if (rc == SQLITE_OK)
-        rc = store_prepare_all(st->wdb, store_chat_write_sql, CW_COUNT, st->wchat);
-    if (rc != SQLITE_OK)
-        return fail_db(err, errlen, st->wdb, rc, "preparing writes");
+    if (rc == SQLITE_OK) rc = store_prepare_all(st->wdb, store_chat_write_sql, CW_COUNT, st->wchat);
+    if (rc != SQLITE_OK) return fail_db(err, errlen, st->wdb, rc, "preparing writes");
     return STORE_OK;
 }
 
 static store *store_new(const char *db_path) {
     store *st = calloc(1, sizeof *st);
-    if (!st)
-        return NULL;
+    if (!st) return NULL;
     st->path = strdup(db_path);
     if (!st->path) {
         free(st);
@@ -334,14 +310,13 @@ static int schema_pg_path(const char *schema_path, char *out, size_t cap) {
     return n > 0 && (size_t)n < cap ? 0 : -1;
 }
 
-static int open_on_server(store **out, const char *conninfo, const char *schema_path,
-                          char *err, size_t errlen) {
+static int open_on_server(store **out, const char *conninfo, const char *schema_path, char *err,
+                          size_t errlen) {
     char pg_schema[4096];
     if (schema_pg_path(schema_path, pg_schema, sizeof pg_schema) != 0)
         return fail(err, errlen, STORE_ERROR, schema_path, "path too long");
     store *st = store_new("postgresql");
-    if (!st)
-        return fail(err, errlen, STORE_ERROR, "store_open", "out of memory");
+    if (!st) return fail(err, errlen, STORE_ERROR, "store_open", "out of memory");
     int code = pg_store_open(&st->pg, conninfo, pg_schema, err, errlen);
     if (code == STORE_OK && store_writer_start(st) != 0)
         code = fail(err, errlen, STORE_ERROR, "store_open", "cannot start the writer thread");
@@ -354,32 +329,23 @@ static int open_on_server(store **out, const char *conninfo, const char *schema_
 }
 
 void store_watch_actions(store *st, store_action_fn fn, void *ctx) {
-    if (st && st->pg)
-        pg_store_watch(st->pg, fn, ctx);
+    if (st && st->pg) pg_store_watch(st->pg, fn, ctx);
 }
 
-bool store_is_server(const char *db_location) {
-    return db_location && pg_store_is_conninfo(db_location);
-}
+bool store_is_server(const char *db_location) { return db_location && pg_store_is_conninfo(db_location); }
 
-int store_open(store **out, const char *db_path, const char *schema_path,
-               char *err, size_t errlen) {
+int store_open(store **out, const char *db_path, const char *schema_path, char *err, size_t errlen) {
     *out = NULL;
-    if (err && errlen)
-        err[0] = '\0';
+    if (err && errlen) err[0] = '\0';
     if (!db_path || !*db_path || !schema_path)
         return fail(err, errlen, STORE_ERROR, "store_open", "missing database or schema path");
-    if (pg_store_is_conninfo(db_path))
-        return open_on_server(out, db_path, schema_path, err, errlen);
+    if (pg_store_is_conninfo(db_path)) return open_on_server(out, db_path, schema_path, err, errlen);
     int code = create_file(db_path, err, errlen);
-    if (code != STORE_OK)
-        return code;
+    if (code != STORE_OK) return code;
     store *st = store_new(db_path);
-    if (!st)
-        return fail(err, errlen, STORE_ERROR, "store_open", "out of memory");
+    if (!st) return fail(err, errlen, STORE_ERROR, "store_open", "out of memory");
     code = open_writer(st, schema_path, err, errlen);
-    if (code == STORE_OK)
-        code = open_readers(st, err, errlen);
+    if (code == STORE_OK) code = open_readers(st, err, errlen);
     if (code == STORE_OK && store_writer_start(st) != 0)
         code = fail(err, errlen, STORE_ERROR, "store_open", "cannot start the writer thread");
     if (code != STORE_OK) {
@@ -391,8 +357,7 @@ int store_open(store **out, const char *db_path, const char *schema_path,
 }
 
 void store_close(store *st) {
-    if (!st)
-        return;
+    if (!st) return;
     store_writer_stop(st);
     pg_store_close(st->pg);
     for (int i = 0; i < STORE_READERS; i++) {

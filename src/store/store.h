@@ -31,10 +31,10 @@ typedef struct store store;
 
 enum {
     STORE_OK = 0,
-    STORE_NOT_FOUND,    /* no such game (or, for reads, no such row) */
-    STORE_CONFLICT,     /* duplicate id/seq, invite already used */
-    STORE_UNAVAILABLE,  /* disk full, read-only, I/O error: answer 503; nothing was written */
-    STORE_ERROR         /* anything else (bad argument, out of memory, corrupt file) */
+    STORE_NOT_FOUND,   /* no such game (or, for reads, no such row) */
+    STORE_CONFLICT,    /* duplicate id/seq, invite already used */
+    STORE_UNAVAILABLE, /* disk full, read-only, I/O error: answer 503; nothing was written */
+    STORE_ERROR        /* anything else (bad argument, out of memory, corrupt file) */
 };
 
 /* Opens the database at db_path. A PostgreSQL connection string
@@ -53,8 +53,7 @@ enum {
  * database is new (user_version 0); an existing database is brought up to
  * date by the migrations compiled into store.c. On failure returns non-OK,
  * writes a message into err and leaves *out NULL. */
-int store_open(store **out, const char *db_path, const char *schema_path,
-               char *err, size_t errlen);
+int store_open(store **out, const char *db_path, const char *schema_path, char *err, size_t errlen);
 
 /* True when db_location names a database server (see store_open), not a
  * file: the caller must not create directories for it. */
@@ -68,18 +67,18 @@ void store_close(store *st);
 const char *store_strerror(int code);
 
 typedef struct {
-    char    id[24];           /* game id, [a-z0-9], 10-20 chars */
+    char id[24]; /* game id, [a-z0-9], 10-20 chars */
     int64_t created_at_ms;
-    char   *settings_json;    /* owned by the row: the engine settings as JSON */
-    char    mode[16];         /* "online" | "hotseat" | "computer" */
-    char   *options_json;     /* owned: mode options, e.g. {"level":..,"computer":"white"} */
+    char *settings_json;      /* owned by the row: the engine settings as JSON */
+    char mode[16];            /* "online" | "hotseat" | "computer" */
+    char *options_json;       /* owned: mode options, e.g. {"level":..,"computer":"white"} */
     uint8_t seat_hash[2][32]; /* [0]=black [1]=white: SHA-256 of the seat token; all-zero = no seat yet */
     uint8_t invite_hash[32];  /* SHA-256 of the one-time invite secret; all-zero = none/used */
-    int     invite_color;     /* 1 black, 2 white, 0 none */
-    char    rematch_id[24];   /* "" when none */
-    char   *time_control_json;/* owned: {"type":"none"} etc. (docs/API.md); NULL on
+    int invite_color;         /* 1 black, 2 white, 0 none */
+    char rematch_id[24];      /* "" when none */
+    char *time_control_json;  /* owned: {"type":"none"} etc. (docs/API.md); NULL on
                                  insert means untimed, {"type":"none"} */
-    int     is_public;        /* 1: listed in the open-games lobby */
+    int is_public;            /* 1: listed in the open-games lobby */
     int64_t started_at_ms;    /* when the clock started (both seats taken); 0: not yet */
     int64_t cancelled_at_ms;  /* when the creator cancelled it (store_chat.h); 0: not.
                                  Read only: store_insert_game ignores it */
@@ -90,11 +89,11 @@ typedef struct {
 void store_game_free_fields(store_game *g);
 
 typedef struct {
-    int     seq;              /* 1,2,3... per game, = the referee's event seq */
-    char    kind[12];         /* "attempt" | "pass" | "resign" | "timeout" | "forfeit" */
-    int     color;            /* 1 black, 2 white */
-    char    vertex[8];        /* "D4" for attempts, "" otherwise */
-    int64_t at_ms;            /* server clock when accepted */
+    int seq;        /* 1,2,3... per game, = the referee's event seq */
+    char kind[12];  /* "attempt" | "pass" | "resign" | "timeout" | "forfeit" */
+    int color;      /* 1 black, 2 white */
+    char vertex[8]; /* "D4" for attempts, "" otherwise */
+    int64_t at_ms;  /* server clock when accepted */
 } store_action;
 
 /* Writes. Each is DURABLE when it returns STORE_OK. A write that fails
@@ -125,11 +124,10 @@ typedef struct {
  *                       STORE_NOT_FOUND for an unknown game_id. */
 int store_insert_game(store *st, const store_game *g);
 int store_append_action(store *st, const char *game_id, const store_action *a);
-int store_claim_seat(store *st, const char *game_id, int color,
-                     const uint8_t token_hash[32], int64_t started_at_ms);
+int store_claim_seat(store *st, const char *game_id, int color, const uint8_t token_hash[32],
+                     int64_t started_at_ms);
 int store_set_rematch(store *st, const char *game_id, const char *rematch_id);
-int store_put_notes(store *st, const char *game_id, int color,
-                    const char *ghosts_json);
+int store_put_notes(store *st, const char *game_id, int color, const char *ghosts_json);
 int store_create_rematch(store *st, const char *game_id, const store_game *rematch);
 
 /* Calls fn(ctx, game_id, seq) on a thread of the store whenever an action
@@ -166,12 +164,11 @@ void store_watch_actions(store *st, store_action_fn fn, void *ctx);
  *                   newest first.
  * store_ping:       STORE_OK if the database answers a read of its games
  *                   table (the health check). */
-int store_load_game(store *st, const char *game_id, store_game *out_row,
-                    store_action **out_actions, int *out_count);
-int store_get_notes(store *st, const char *game_id, int color,
-                    char **out_ghosts_json);
-int store_list_games(store *st, const char *where_kind,
-                     int (*each)(void *ctx, const char *game_id), void *ctx);
+int store_load_game(store *st, const char *game_id, store_game *out_row, store_action **out_actions,
+                    int *out_count);
+int store_get_notes(store *st, const char *game_id, int color, char **out_ghosts_json);
+int store_list_games(store *st, const char *where_kind, int (*each)(void *ctx, const char *game_id),
+                     void *ctx);
 int store_ping(store *st);
 
 #endif

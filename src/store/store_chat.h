@@ -27,12 +27,12 @@ enum { STORE_ROOM_PLAYERS = 1, STORE_ROOM_SPECTATORS = 2 };
 #define STORE_CHAT_READ_MAX 1000
 
 typedef struct {
-    int     room;                    /* STORE_ROOM_* */
-    int     n;                       /* 1, 2, ... within its room */
-    int     author;                  /* 1 black, 2 white, 0 a spectator */
-    char    name[STORE_NAME_BYTES];  /* the author's name then; "" for none */
-    char    text[STORE_TEXT_BYTES];
-    int64_t at_ms;                   /* server clock when accepted */
+    int room;                    /* STORE_ROOM_* */
+    int n;                       /* 1, 2, ... within its room */
+    int author;                  /* 1 black, 2 white, 0 a spectator */
+    char name[STORE_NAME_BYTES]; /* the author's name then; "" for none */
+    char text[STORE_TEXT_BYTES];
+    int64_t at_ms; /* server clock when accepted */
 } store_chat_message;
 
 /* store_put_name:    sets seat `color`'s name; NULL or "" removes it.

@@ -21,23 +21,40 @@
 
 /* The writer's prepared statements, indexed by enum write_stmt. */
 enum write_stmt {
-    WS_BEGIN, WS_COMMIT, WS_ROLLBACK,
-    WS_INSERT_GAME, WS_APPEND, WS_CLAIM, WS_REMATCH, WS_PUT_NOTES, WS_GAME_EXISTS,
-    WS_SAVEPOINT, WS_RELEASE, WS_ROLLBACK_TO,
+    WS_BEGIN,
+    WS_COMMIT,
+    WS_ROLLBACK,
+    WS_INSERT_GAME,
+    WS_APPEND,
+    WS_CLAIM,
+    WS_REMATCH,
+    WS_PUT_NOTES,
+    WS_GAME_EXISTS,
+    WS_SAVEPOINT,
+    WS_RELEASE,
+    WS_ROLLBACK_TO,
     WS_COUNT
 };
 
 /* Each reader connection's prepared statements, indexed by enum read_stmt. */
 enum read_stmt {
-    RS_BEGIN, RS_COMMIT, RS_GAME, RS_ACTIONS, RS_NOTES, RS_LIST_ALL, RS_LIST_RESUME,
-    RS_LIST_CLOCKS, RS_LIST_PUBLIC, RS_PING,
+    RS_BEGIN,
+    RS_COMMIT,
+    RS_GAME,
+    RS_ACTIONS,
+    RS_NOTES,
+    RS_LIST_ALL,
+    RS_LIST_RESUME,
+    RS_LIST_CLOCKS,
+    RS_LIST_PUBLIC,
+    RS_PING,
     RS_COUNT
 };
 
 /* store_chat.c's statements: on the writer's connection and on each
  * reader's, indexed by these. */
 enum chat_write_stmt { CW_PUT_NAME, CW_CLEAR_NAME, CW_APPEND, CW_CANCEL, CW_COUNT };
-enum chat_read_stmt  { CR_NAMES, CR_COUNT_ROOM, CR_READ_ROOM, CR_COUNT };
+enum chat_read_stmt { CR_NAMES, CR_COUNT_ROOM, CR_READ_ROOM, CR_COUNT };
 
 /* Read connections: enough that the server's handler threads rarely queue
  * for one (reads take microseconds), few enough to keep memory small. */
@@ -55,23 +72,35 @@ enum write_kind { W_INSERT_GAME, W_APPEND, W_CLAIM, W_REMATCH, W_PUT_NOTES, W_CR
 typedef struct write_req write_req;
 struct write_req {
     enum write_kind kind;
-    const char     *game_id;
+    const char *game_id;
     union {
-        const store_game   *game;       /* also the new row of W_CREATE_REMATCH */
+        const store_game *game; /* also the new row of W_CREATE_REMATCH */
         const store_action *action;
-        struct { int color; const uint8_t *hash; int64_t at_ms; } claim;
-        const char         *rematch_id;
-        struct { int color; const char *json; } notes;
-        struct { enum chat_write_stmt which; store_bind_fn bind; const void *arg; bool update; } other;
+        struct {
+            int color;
+            const uint8_t *hash;
+            int64_t at_ms;
+        } claim;
+        const char *rematch_id;
+        struct {
+            int color;
+            const char *json;
+        } notes;
+        struct {
+            enum chat_write_stmt which;
+            store_bind_fn bind;
+            const void *arg;
+            bool update;
+        } other;
     } u;
-    int             result;
-    bool            done;
-    pthread_cond_t  cond;
-    write_req      *next;
+    int result;
+    bool done;
+    pthread_cond_t cond;
+    write_req *next;
 };
 
 typedef struct {
-    sqlite3      *db;
+    sqlite3 *db;
     sqlite3_stmt *stmt[RS_COUNT];
     sqlite3_stmt *chat[CR_COUNT];
 } store_reader;
@@ -83,22 +112,22 @@ struct store {
     pg_store *pg;
 
     /* Writer: the connection belongs to the writer thread once it runs. */
-    sqlite3        *wdb;
-    sqlite3_stmt   *wstmt[WS_COUNT];
-    sqlite3_stmt   *wchat[CW_COUNT];
-    pthread_t       writer;
-    bool            writer_running;
+    sqlite3 *wdb;
+    sqlite3_stmt *wstmt[WS_COUNT];
+    sqlite3_stmt *wchat[CW_COUNT];
+    pthread_t writer;
+    bool writer_running;
     pthread_mutex_t queue_lock;
-    pthread_cond_t  queue_nonempty;
-    write_req      *queue_head, *queue_tail;
-    bool            stopping;
+    pthread_cond_t queue_nonempty;
+    write_req *queue_head, *queue_tail;
+    bool stopping;
 
     /* Readers: a free list guarded by reader_lock. */
-    store_reader    readers[STORE_READERS];
-    int             free_readers[STORE_READERS];
-    int             free_count;
+    store_reader readers[STORE_READERS];
+    int free_readers[STORE_READERS];
+    int free_count;
     pthread_mutex_t reader_lock;
-    pthread_cond_t  reader_free;
+    pthread_cond_t reader_free;
 };
 
 /* SQLite result code -> STORE_*: disk full, read-only, I/O errors, cannot
@@ -113,7 +142,7 @@ void store_finalize_all(sqlite3_stmt **stmts, int count);
 
 /* store_write.c: statements, thread start/stop. */
 extern const char *const store_write_sql[WS_COUNT];
-int  store_writer_start(store *st);
+int store_writer_start(store *st);
 void store_writer_stop(store *st);
 
 /* A write of another file of the module, through the group-commit writer:
@@ -121,8 +150,8 @@ void store_writer_stop(store *st);
  * bind(s, arg) (SQLite's code). `update`: a statement that changed no row
  * means an unknown game (STORE_NOT_FOUND) or a refused change
  * (STORE_CONFLICT). Blocks until committed, like every write. */
-int store_submit_write(store *st, enum chat_write_stmt which, const char *game_id,
-                       store_bind_fn bind, const void *arg, bool update);
+int store_submit_write(store *st, enum chat_write_stmt which, const char *game_id, store_bind_fn bind,
+                       const void *arg, bool update);
 
 /* store_read.c: statements, and lending a reader connection. */
 extern const char *const store_read_sql[RS_COUNT];

@@ -27,39 +27,30 @@
 
 /* upgrades[v - 1] takes the schema from version v to v + 1; the NULL end
  * marker makes the count PG_SCHEMA_VERSION, as for SQLite in store.c. */
-static const char *const upgrades[] = {
-    NULL
-};
+static const char *const upgrades[] = { NULL };
 _Static_assert(sizeof upgrades / sizeof upgrades[0] == PG_SCHEMA_VERSION,
                "one upgrade step per schema version after the first");
 
 bool pg_store_is_conninfo(const char *location) {
-    if (!strncmp(location, "postgresql://", 13) || !strncmp(location, "postgres://", 11))
-        return true;
+    if (!strncmp(location, "postgresql://", 13) || !strncmp(location, "postgres://", 11)) return true;
     /* keyword=value: the first word is a run of letters and '_' then '='. */
     const char *p = location;
-    while (*p == ' ')
-        p++;
+    while (*p == ' ') p++;
     const char *word = p;
-    while (islower((unsigned char)*p) || *p == '_')
-        p++;
-    while (*p == ' ')
-        p++;
+    while (islower((unsigned char)*p) || *p == '_') p++;
+    while (*p == ' ') p++;
     return p > word && *p == '=';
 }
 
 /* libpq's messages end in a newline and, for several hosts, hold several
  * lines: one line for the log and the caller. */
 static void copy_message(char *err, size_t errlen, const char *what, const char *msg) {
-    if (!err || !errlen)
-        return;
+    if (!err || !errlen) return;
     int n = snprintf(err, errlen, "%s: %s", what, msg ? msg : "unknown error");
     size_t len = n < 0 ? 0 : (size_t)n < errlen ? (size_t)n : errlen - 1;
-    while (len > 0 && (err[len - 1] == '\n' || err[len - 1] == ' '))
-        err[--len] = '\0';
+    while (len > 0 && (err[len - 1] == '\n' || err[len - 1] == ' ')) err[--len] = '\0';
     for (size_t i = 0; i < len; i++)
-        if (err[i] == '\n')
-            err[i] = ';';
+        if (err[i] == '\n') err[i] = ';';
 }
 
 static int fail(char *err, size_t errlen, int code, const char *what, const char *detail) {
@@ -74,17 +65,17 @@ int pg_code_of(PGconn *conn, const PGresult *res, bool *broken) {
         *broken = true;
         return STORE_UNAVAILABLE;
     }
-    if (!strcmp(state, "23505"))                       /* unique_violation */
+    if (!strcmp(state, "23505")) /* unique_violation */
         return STORE_CONFLICT;
-    if (!strcmp(state, "23503"))                       /* foreign_key_violation */
+    if (!strcmp(state, "23503")) /* foreign_key_violation */
         return STORE_NOT_FOUND;
     if (!strncmp(state, "08", 2) || !strncmp(state, "57P", 3) || !strncmp(state, "53", 2) ||
-        !strcmp(state, "25006")) {                     /* read-only: a standby now */
+        !strcmp(state, "25006")) { /* read-only: a standby now */
         *broken = true;
         return STORE_UNAVAILABLE;
     }
     if (!strcmp(state, "40001") || !strcmp(state, "40P01") || !strcmp(state, "55P03"))
-        return STORE_UNAVAILABLE;                      /* retry later */
+        return STORE_UNAVAILABLE; /* retry later */
     return STORE_ERROR;
 }
 
@@ -110,26 +101,23 @@ static PGconn *connect_to(const char *conninfo, char *err, size_t errlen) {
     return conn;
 }
 
-static int prepare_all(PGconn *conn, const char *prefix, const char *const *sql, int count,
-                       char *err, size_t errlen) {
+static int prepare_all(PGconn *conn, const char *prefix, const char *const *sql, int count, char *err,
+                       size_t errlen) {
     for (int i = 0; i < count; i++) {
         char name[16];
         snprintf(name, sizeof name, "%s%d", prefix, i);
         PGresult *res = PQprepare(conn, name, sql[i], 0, NULL);
         bool ok = PQresultStatus(res) == PGRES_COMMAND_OK;
-        if (!ok)
-            copy_message(err, errlen, "preparing a statement", PQresultErrorMessage(res));
+        if (!ok) copy_message(err, errlen, "preparing a statement", PQresultErrorMessage(res));
         PQclear(res);
-        if (!ok)
-            return STORE_UNAVAILABLE;
+        if (!ok) return STORE_UNAVAILABLE;
     }
     return STORE_OK;
 }
 
-int pg_link_ensure(pg_store *pg, pg_link *link, const char *prefix,
-                   const char *const *sql, int count, char *err, size_t errlen) {
-    if (link->conn && PQstatus(link->conn) == CONNECTION_OK)
-        return STORE_OK;
+int pg_link_ensure(pg_store *pg, pg_link *link, const char *prefix, const char *const *sql, int count,
+                   char *err, size_t errlen) {
+    if (link->conn && PQstatus(link->conn) == CONNECTION_OK) return STORE_OK;
     pg_link_drop(link);
     char local[512];
     if (!err) {
@@ -137,8 +125,7 @@ int pg_link_ensure(pg_store *pg, pg_link *link, const char *prefix,
         errlen = sizeof local;
     }
     PGconn *conn = connect_to(pg->conninfo, err, errlen);
-    if (!conn)
-        return STORE_UNAVAILABLE;
+    if (!conn) return STORE_UNAVAILABLE;
     if (prepare_all(conn, prefix, sql, count, err, errlen) != STORE_OK) {
         PQfinish(conn);
         return STORE_UNAVAILABLE;
@@ -204,27 +191,25 @@ static int query_int(PGconn *conn, const char *sql, int *out, char *err, size_t 
 
 static int create_schema(PGconn *conn, const char *schema_pg_path, char *err, size_t errlen) {
     int games = 0;
-    int code = query_int(conn, "SELECT count(*) FROM pg_catalog.pg_tables"
-                               " WHERE schemaname = current_schema() AND tablename = 'games'",
+    int code = query_int(conn,
+                         "SELECT count(*) FROM pg_catalog.pg_tables"
+                         " WHERE schemaname = current_schema() AND tablename = 'games'",
                          &games, err, errlen);
-    if (code != STORE_OK)
-        return code;
+    if (code != STORE_OK) return code;
     if (games != 0)
         return fail(err, errlen, STORE_ERROR, "database",
                     "has a games table but no phantomgo_schema: not a Phantom Go database");
     char *sql = read_text_file(schema_pg_path, err, errlen);
-    if (!sql)
-        return STORE_ERROR;
+    if (!sql) return STORE_ERROR;
     code = exec_sql(conn, sql, err, errlen, schema_pg_path);
     free(sql);
-    if (code != STORE_OK)
-        return code;
+    if (code != STORE_OK) return code;
     int version = 0;
     code = query_int(conn, "SELECT max(version) FROM phantomgo_schema", &version, err, errlen);
     if (code == STORE_OK && version != PG_SCHEMA_VERSION) {
         char detail[96];
-        snprintf(detail, sizeof detail, "creates schema version %d, this binary expects %d",
-                 version, PG_SCHEMA_VERSION);
+        snprintf(detail, sizeof detail, "creates schema version %d, this binary expects %d", version,
+                 PG_SCHEMA_VERSION);
         return fail(err, errlen, STORE_ERROR, schema_pg_path, detail);
     }
     return code;
@@ -235,34 +220,31 @@ static int upgrade_schema(PGconn *conn, int from, char *err, size_t errlen) {
         char sql[64];
         snprintf(sql, sizeof sql, "UPDATE phantomgo_schema SET version = %d", v + 1);
         int code = exec_sql(conn, upgrades[v - 1], err, errlen, "upgrading the schema");
-        if (code == STORE_OK)
-            code = exec_sql(conn, sql, err, errlen, "upgrading the schema");
-        if (code != STORE_OK)
-            return code;
+        if (code == STORE_OK) code = exec_sql(conn, sql, err, errlen, "upgrading the schema");
+        if (code != STORE_OK) return code;
     }
     return STORE_OK;
 }
 
 static int migrate_locked(PGconn *conn, const char *schema_pg_path, char *err, size_t errlen) {
     int has_version = 0;
-    int code = query_int(conn, "SELECT count(*) FROM pg_catalog.pg_tables"
-                               " WHERE schemaname = current_schema()"
-                               " AND tablename = 'phantomgo_schema'",
+    int code = query_int(conn,
+                         "SELECT count(*) FROM pg_catalog.pg_tables"
+                         " WHERE schemaname = current_schema()"
+                         " AND tablename = 'phantomgo_schema'",
                          &has_version, err, errlen);
-    if (code != STORE_OK)
-        return code;
-    if (!has_version)
-        return create_schema(conn, schema_pg_path, err, errlen);
+    if (code != STORE_OK) return code;
+    if (!has_version) return create_schema(conn, schema_pg_path, err, errlen);
     int version = 0;
     code = query_int(conn, "SELECT max(version) FROM phantomgo_schema", &version, err, errlen);
-    if (code != STORE_OK)
-        return code;
-    if (version < 1)
-        return fail(err, errlen, STORE_ERROR, "database", "phantomgo_schema holds no version");
+    if (code != STORE_OK) return code;
+    if (version < 1) return fail(err, errlen, STORE_ERROR, "database", "phantomgo_schema holds no version");
     if (version > PG_SCHEMA_VERSION) {
         char detail[160];
-        snprintf(detail, sizeof detail, "schema version %d is newer than this binary's %d:"
-                 " run a newer phantomgo", version, PG_SCHEMA_VERSION);
+        snprintf(detail, sizeof detail,
+                 "schema version %d is newer than this binary's %d:"
+                 " run a newer phantomgo",
+                 version, PG_SCHEMA_VERSION);
         return fail(err, errlen, STORE_ERROR, "database", detail);
     }
     return upgrade_schema(conn, version, err, errlen);
@@ -272,10 +254,8 @@ static int migrate(PGconn *conn, const char *schema_pg_path, char *err, size_t e
     char begin[96];
     snprintf(begin, sizeof begin, "BEGIN; SELECT pg_advisory_xact_lock(%d)", PG_SCHEMA_LOCK_KEY);
     int code = exec_sql(conn, begin, err, errlen, "starting the migration");
-    if (code == STORE_OK)
-        code = migrate_locked(conn, schema_pg_path, err, errlen);
-    if (code == STORE_OK)
-        return exec_sql(conn, "COMMIT", err, errlen, "committing the migration");
+    if (code == STORE_OK) code = migrate_locked(conn, schema_pg_path, err, errlen);
+    if (code == STORE_OK) return exec_sql(conn, "COMMIT", err, errlen, "committing the migration");
     PQclear(PQexec(conn, "ROLLBACK"));
     return code;
 }
@@ -284,8 +264,7 @@ static int migrate(PGconn *conn, const char *schema_pg_path, char *err, size_t e
 
 static pg_store *pg_store_new(const char *conninfo) {
     pg_store *pg = calloc(1, sizeof *pg);
-    if (!pg)
-        return NULL;
+    if (!pg) return NULL;
     pg->conninfo = strdup(conninfo);
     if (!pg->conninfo) {
         free(pg);
@@ -293,8 +272,7 @@ static pg_store *pg_store_new(const char *conninfo) {
     }
     pthread_mutex_init(&pg->reader_lock, NULL);
     pthread_cond_init(&pg->reader_free, NULL);
-    for (int i = 0; i < STORE_READERS; i++)
-        pg->free_readers[pg->free_count++] = i;
+    for (int i = 0; i < STORE_READERS; i++) pg->free_readers[pg->free_count++] = i;
     return pg;
 }
 
@@ -303,31 +281,25 @@ static pg_store *pg_store_new(const char *conninfo) {
  * unreachable, which a retry may cure. */
 static int connect_failure_code(const char *message) {
     static const char *const config_errors[] = {
-        "password authentication failed", "no password supplied", "does not exist",
-        "no pg_hba.conf entry", "invalid connection option", "invalid URI", "missing \"=\"",
-        "authentication failed",
+        "password authentication failed", "no password supplied", "does not exist", "no pg_hba.conf entry",
+        "invalid connection option",      "invalid URI",          "missing \"=\"",  "authentication failed",
     };
     for (size_t i = 0; i < sizeof config_errors / sizeof config_errors[0]; i++)
-        if (strstr(message, config_errors[i]))
-            return STORE_ERROR;
+        if (strstr(message, config_errors[i])) return STORE_ERROR;
     return STORE_UNAVAILABLE;
 }
 
-int pg_store_open(pg_store **out, const char *conninfo, const char *schema_pg_path,
-                  char *err, size_t errlen) {
+int pg_store_open(pg_store **out, const char *conninfo, const char *schema_pg_path, char *err,
+                  size_t errlen) {
     *out = NULL;
     pg_store *pg = pg_store_new(conninfo);
-    if (!pg)
-        return fail(err, errlen, STORE_ERROR, "store_open", "out of memory");
+    if (!pg) return fail(err, errlen, STORE_ERROR, "store_open", "out of memory");
     int code = STORE_OK;
     PGconn *conn = connect_to(conninfo, err, errlen);
-    if (!conn)
-        code = connect_failure_code(err ? err : "");
-    if (code == STORE_OK)
-        code = migrate(conn, schema_pg_path, err, errlen);
+    if (!conn) code = connect_failure_code(err ? err : "");
+    if (code == STORE_OK) code = migrate(conn, schema_pg_path, err, errlen);
     PQfinish(conn);
-    if (code == STORE_OK)
-        code = pg_link_ensure(pg, &pg->writer, "w", pg_write_sql, PW_COUNT, err, errlen);
+    if (code == STORE_OK) code = pg_link_ensure(pg, &pg->writer, "w", pg_write_sql, PW_COUNT, err, errlen);
     if (code != STORE_OK) {
         pg_store_close(pg);
         return code;
@@ -337,12 +309,10 @@ int pg_store_open(pg_store **out, const char *conninfo, const char *schema_pg_pa
 }
 
 void pg_store_close(pg_store *pg) {
-    if (!pg)
-        return;
+    if (!pg) return;
     pg_store_watch(pg, NULL, NULL);
     pg_link_drop(&pg->writer);
-    for (int i = 0; i < STORE_READERS; i++)
-        pg_link_drop(&pg->readers[i]);
+    for (int i = 0; i < STORE_READERS; i++) pg_link_drop(&pg->readers[i]);
     pthread_cond_destroy(&pg->reader_free);
     pthread_mutex_destroy(&pg->reader_lock);
     free(pg->conninfo);

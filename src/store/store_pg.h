@@ -18,7 +18,12 @@
 
 /* The writer's statements, prepared on its connection by name. */
 enum pg_write_stmt {
-    PW_INSERT_GAME, PW_APPEND, PW_CLAIM, PW_REMATCH, PW_PUT_NOTES, PW_GAME_EXISTS,
+    PW_INSERT_GAME,
+    PW_APPEND,
+    PW_CLAIM,
+    PW_REMATCH,
+    PW_PUT_NOTES,
+    PW_GAME_EXISTS,
     PW_COUNT
 };
 
@@ -29,26 +34,26 @@ typedef struct {
 } pg_link;
 
 struct pg_store {
-    char           *conninfo;
+    char *conninfo;
     /* The LISTEN thread of pg_store_watch (store_pg_listen.c). */
-    pthread_t       listener;
-    bool            listening;
-    int             stop_pipe[2];
+    pthread_t listener;
+    bool listening;
+    int stop_pipe[2];
     store_action_fn on_action;
-    void           *on_action_ctx;
-    pg_link         writer;                  /* the writer thread's alone */
-    pg_link         readers[STORE_READERS];
-    int             free_readers[STORE_READERS];
-    int             free_count;
+    void *on_action_ctx;
+    pg_link writer; /* the writer thread's alone */
+    pg_link readers[STORE_READERS];
+    int free_readers[STORE_READERS];
+    int free_count;
     pthread_mutex_t reader_lock;
-    pthread_cond_t  reader_free;
+    pthread_cond_t reader_free;
 };
 
 /* Opens link's connection if it has none, preparing `count` statements
  * named <prefix><index> from sql. STORE_OK, or STORE_UNAVAILABLE with a
  * message in err (may be NULL). */
-int pg_link_ensure(pg_store *pg, pg_link *link, const char *prefix,
-                   const char *const *sql, int count, char *err, size_t errlen);
+int pg_link_ensure(pg_store *pg, pg_link *link, const char *prefix, const char *const *sql, int count,
+                   char *err, size_t errlen);
 /* Drops link's connection (the next ensure reconnects). */
 void pg_link_drop(pg_link *link);
 /* The STORE_* code of a failed result; *broken is set when the connection
@@ -65,8 +70,7 @@ bool pg_store_is_conninfo(const char *location);
  * schema_pg_path (one transaction, under an advisory lock so servers
  * starting together do not race) and prepares the read pool. On failure
  * returns non-OK with a message in err (never the password) and *out NULL. */
-int pg_store_open(pg_store **out, const char *conninfo, const char *schema_pg_path,
-                  char *err, size_t errlen);
+int pg_store_open(pg_store **out, const char *conninfo, const char *schema_pg_path, char *err, size_t errlen);
 void pg_store_close(pg_store *pg);
 
 /* Starts (fn non-NULL) or stops the thread that LISTENs for stored actions;
@@ -76,8 +80,8 @@ void pg_store_watch(pg_store *pg, store_action_fn fn, void *ctx);
 /* Commits a batch of queued writes (called by the writer thread only). */
 void pg_store_commit(pg_store *pg, write_req *list);
 
-int pg_store_load_game(pg_store *pg, const char *game_id, store_game *out_row,
-                       store_action **out_actions, int *out_count);
+int pg_store_load_game(pg_store *pg, const char *game_id, store_game *out_row, store_action **out_actions,
+                       int *out_count);
 int pg_store_get_notes(pg_store *pg, const char *game_id, int color, char **out_ghosts_json);
 int pg_store_ping(pg_store *pg);
 /* Fills *ids (malloc'd, fixed-size ids) for one of store_list_games' kinds. */

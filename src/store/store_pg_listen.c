@@ -20,13 +20,11 @@
 
 static PGconn *listen_connection(pg_store *pg) {
     pg_link link = { NULL };
-    if (pg_link_ensure(pg, &link, "l", NULL, 0, NULL, 0) != STORE_OK)
-        return NULL;
+    if (pg_link_ensure(pg, &link, "l", NULL, 0, NULL, 0) != STORE_OK) return NULL;
     PGresult *res = PQexec(link.conn, "LISTEN phantomgo_actions");
     bool ok = PQresultStatus(res) == PGRES_COMMAND_OK;
     PQclear(res);
-    if (!ok)
-        pg_link_drop(&link);
+    if (!ok) pg_link_drop(&link);
     return link.conn;
 }
 
@@ -35,8 +33,7 @@ static void deliver(pg_store *pg, PGconn *conn) {
     while ((n = PQnotifies(conn)) != NULL) {
         char id[24];
         int seq;
-        if (sscanf(n->extra, "%23s %d", id, &seq) == 2)
-            pg->on_action(pg->on_action_ctx, id, seq);
+        if (sscanf(n->extra, "%23s %d", id, &seq) == 2) pg->on_action(pg->on_action_ctx, id, seq);
         PQfreemem(n);
     }
 }
@@ -53,12 +50,10 @@ static void *listen_main(void *arg) {
     PGconn *conn = NULL;
     for (;;) {
         if (!conn && !(conn = listen_connection(pg))) {
-            if (!wait_for(pg, -1, RECONNECT_MS))
-                break;
+            if (!wait_for(pg, -1, RECONNECT_MS)) break;
             continue;
         }
-        if (!wait_for(pg, PQsocket(conn), -1))
-            break;
+        if (!wait_for(pg, PQsocket(conn), -1)) break;
         if (!PQconsumeInput(conn) || PQstatus(conn) != CONNECTION_OK) {
             PQfinish(conn);
             conn = NULL;
@@ -73,8 +68,7 @@ static void *listen_main(void *arg) {
 void pg_store_watch(pg_store *pg, store_action_fn fn, void *ctx) {
     if (pg->listening) {
         char stop = 1;
-        if (write(pg->stop_pipe[1], &stop, 1) != 1)
-            perror("store: stopping the listener");
+        if (write(pg->stop_pipe[1], &stop, 1) != 1) perror("store: stopping the listener");
         pthread_join(pg->listener, NULL);
         close(pg->stop_pipe[0]);
         close(pg->stop_pipe[1]);
@@ -82,8 +76,7 @@ void pg_store_watch(pg_store *pg, store_action_fn fn, void *ctx) {
     }
     pg->on_action = fn;
     pg->on_action_ctx = ctx;
-    if (!fn)
-        return;
+    if (!fn) return;
     if (pipe(pg->stop_pipe) != 0) {
         perror("store: no pipe for the listener");
         return;

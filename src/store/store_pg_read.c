@@ -11,45 +11,45 @@
 #include <string.h>
 
 enum pg_read_stmt {
-    PR_GAME, PR_ACTIONS, PR_NOTES, PR_LIST_ALL, PR_LIST_RESUME, PR_LIST_CLOCKS, PR_LIST_PUBLIC,
-    PR_PING, PR_COUNT
+    PR_GAME,
+    PR_ACTIONS,
+    PR_NOTES,
+    PR_LIST_ALL,
+    PR_LIST_RESUME,
+    PR_LIST_CLOCKS,
+    PR_LIST_PUBLIC,
+    PR_PING,
+    PR_COUNT
 };
 
 /* A game whose log ends the game for good is left out of the resume and
  * lobby lists (see store_list_games). */
-#define PG_NOT_ENDED \
+#define PG_NOT_ENDED                                                                                   \
     " coalesce((SELECT a.kind FROM actions a WHERE a.game_id = g.id ORDER BY a.seq DESC LIMIT 1), '')" \
     " NOT IN ('resign', 'timeout', 'forfeit')"
 
 static const char *const read_sql[PR_COUNT] = {
-    [PR_GAME] =
-        "SELECT id, created_at_ms, mode, settings_json, options_json, black_hash, white_hash,"
-        " invite_hash, invite_color, rematch_id, time_control_json, public::integer,"
-        " coalesce(started_at_ms, 0) FROM games WHERE id = $1",
-    [PR_ACTIONS] =
-        "SELECT seq, kind, color, vertex, at_ms FROM actions WHERE game_id = $1 ORDER BY seq",
-    [PR_NOTES] =
-        "SELECT n.ghosts_json FROM games g"
-        " LEFT JOIN notes n ON n.game_id = g.id AND n.color = $2::integer WHERE g.id = $1",
+    [PR_GAME] = "SELECT id, created_at_ms, mode, settings_json, options_json, black_hash, white_hash,"
+                " invite_hash, invite_color, rematch_id, time_control_json, public::integer,"
+                " coalesce(started_at_ms, 0) FROM games WHERE id = $1",
+    [PR_ACTIONS] = "SELECT seq, kind, color, vertex, at_ms FROM actions WHERE game_id = $1 ORDER BY seq",
+    [PR_NOTES] = "SELECT n.ghosts_json FROM games g"
+                 " LEFT JOIN notes n ON n.game_id = g.id AND n.color = $2::integer WHERE g.id = $1",
     [PR_LIST_ALL] = "SELECT id FROM games ORDER BY created_at_ms, id",
-    [PR_LIST_RESUME] =
-        "SELECT g.id FROM games g WHERE g.mode = 'computer' AND" PG_NOT_ENDED
-        " ORDER BY g.created_at_ms, g.id",
-    [PR_LIST_CLOCKS] =
-        "SELECT g.id FROM games g WHERE g.started_at_ms IS NOT NULL"
-        " AND (g.time_control_json::jsonb ->> 'type' <> 'none'"
-        "      OR g.time_control_json::jsonb -> 'days_per_move' IS NOT NULL) AND" PG_NOT_ENDED
-        " ORDER BY g.created_at_ms, g.id",
+    [PR_LIST_RESUME] = "SELECT g.id FROM games g WHERE g.mode = 'computer' AND" PG_NOT_ENDED
+                       " ORDER BY g.created_at_ms, g.id",
+    [PR_LIST_CLOCKS] = "SELECT g.id FROM games g WHERE g.started_at_ms IS NOT NULL"
+                       " AND (g.time_control_json::jsonb ->> 'type' <> 'none'"
+                       "      OR g.time_control_json::jsonb -> 'days_per_move' IS NOT NULL) AND" PG_NOT_ENDED
+                       " ORDER BY g.created_at_ms, g.id",
     [PR_LIST_PUBLIC] =
-        "SELECT g.id FROM games g WHERE g.public AND" PG_NOT_ENDED
-        " ORDER BY g.created_at_ms DESC, g.id",
+        "SELECT g.id FROM games g WHERE g.public AND" PG_NOT_ENDED " ORDER BY g.created_at_ms DESC, g.id",
     [PR_PING] = "SELECT 1 FROM games LIMIT 1",
 };
 
 static pg_link *reader_acquire(pg_store *pg) {
     pthread_mutex_lock(&pg->reader_lock);
-    while (pg->free_count == 0)
-        pthread_cond_wait(&pg->reader_free, &pg->reader_lock);
+    while (pg->free_count == 0) pthread_cond_wait(&pg->reader_free, &pg->reader_lock);
     pg_link *link = &pg->readers[pg->free_readers[--pg->free_count]];
     pthread_mutex_unlock(&pg->reader_lock);
     return link;
@@ -81,17 +81,14 @@ static int with_reader(pg_store *pg, read_fn fn, void *ctx) {
         }
         bool broken = false;
         code = fn(link->conn, ctx, &broken);
-        if (broken)
-            pg_link_drop(link);
-        if (!broken || code == STORE_OK || fresh)
-            break;
+        if (broken) pg_link_drop(link);
+        if (!broken || code == STORE_OK || fresh) break;
     }
     reader_release(pg, link);
     return code;
 }
 
-static PGresult *exec_read(PGconn *conn, enum pg_read_stmt which, const char *game_id,
-                           const char *second) {
+static PGresult *exec_read(PGconn *conn, enum pg_read_stmt which, const char *game_id, const char *second) {
     char name[16];
     snprintf(name, sizeof name, "r%d", (int)which);
     const char *values[2] = { game_id, second };
@@ -121,8 +118,7 @@ static int hex_digit(char c) {
 static void copy_hash(uint8_t dst[32], const PGresult *res, int row, int col) {
     memset(dst, 0, 32);
     const char *t = PQgetvalue(res, row, col);
-    if (PQgetisnull(res, row, col) || strlen(t) != 66 || t[0] != '\\' || t[1] != 'x')
-        return;
+    if (PQgetisnull(res, row, col) || strlen(t) != 66 || t[0] != '\\' || t[1] != 'x') return;
     for (int i = 0; i < 32; i++) {
         int hi = hex_digit(t[2 + 2 * i]), lo = hex_digit(t[3 + 2 * i]);
         if (hi < 0 || lo < 0) {
@@ -159,8 +155,7 @@ static int fill_actions(const PGresult *res, store_action **out, int *count) {
     store_action *list = NULL;
     if (n > 0) {
         list = calloc((size_t)n, sizeof *list);
-        if (!list)
-            return STORE_ERROR;
+        if (!list) return STORE_ERROR;
     }
     for (int i = 0; i < n; i++) {
         store_action *a = &list[i];
@@ -176,10 +171,10 @@ static int fill_actions(const PGresult *res, store_action **out, int *count) {
 }
 
 typedef struct {
-    const char    *game_id;
-    store_game    *row;
+    const char *game_id;
+    store_game *row;
     store_action **actions;
-    int           *count;
+    int *count;
 } load_ctx;
 
 static int command(PGconn *conn, const char *sql, bool *broken) {
@@ -192,44 +187,38 @@ static int command(PGconn *conn, const char *sql, bool *broken) {
 static int load_in_transaction(PGconn *conn, load_ctx *c, bool *broken) {
     PGresult *res = exec_read(conn, PR_GAME, c->game_id, NULL);
     int code = rows_code(conn, res, broken);
-    if (code == STORE_OK)
-        code = PQntuples(res) == 1 ? fill_game(res, c->row) : STORE_NOT_FOUND;
+    if (code == STORE_OK) code = PQntuples(res) == 1 ? fill_game(res, c->row) : STORE_NOT_FOUND;
     PQclear(res);
-    if (code != STORE_OK || !c->actions)
-        return code;
+    if (code != STORE_OK || !c->actions) return code;
     res = exec_read(conn, PR_ACTIONS, c->game_id, NULL);
     code = rows_code(conn, res, broken);
-    if (code == STORE_OK)
-        code = fill_actions(res, c->actions, c->count);
+    if (code == STORE_OK) code = fill_actions(res, c->actions, c->count);
     PQclear(res);
-    if (code != STORE_OK)
-        store_game_free_fields(c->row);
+    if (code != STORE_OK) store_game_free_fields(c->row);
     return code;
 }
 
 static int load_game(PGconn *conn, void *ctx, bool *broken) {
     load_ctx *c = ctx;
     int code = command(conn, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", broken);
-    if (code != STORE_OK)
-        return code;
+    if (code != STORE_OK) return code;
     code = load_in_transaction(conn, c, broken);
     /* A COMMIT that fails leaves the connection in doubt: drop it (what
      * was read stays good, a read-only transaction has nothing to lose). */
-    if (!*broken && command(conn, "COMMIT", broken) != STORE_OK)
-        *broken = true;
+    if (!*broken && command(conn, "COMMIT", broken) != STORE_OK) *broken = true;
     return code;
 }
 
-int pg_store_load_game(pg_store *pg, const char *game_id, store_game *out_row,
-                       store_action **out_actions, int *out_count) {
+int pg_store_load_game(pg_store *pg, const char *game_id, store_game *out_row, store_action **out_actions,
+                       int *out_count) {
     load_ctx c = { game_id, out_row, out_actions, out_count };
     return with_reader(pg, load_game, &c);
 }
 
 typedef struct {
     const char *game_id;
-    int         color;
-    char      **json;
+    int color;
+    char **json;
 } notes_ctx;
 
 static int get_notes(PGconn *conn, void *ctx, bool *broken) {
@@ -238,12 +227,10 @@ static int get_notes(PGconn *conn, void *ctx, bool *broken) {
     snprintf(color, sizeof color, "%d", c->color);
     PGresult *res = exec_read(conn, PR_NOTES, c->game_id, color);
     int code = rows_code(conn, res, broken);
-    if (code == STORE_OK && PQntuples(res) == 0)
-        code = STORE_NOT_FOUND;
+    if (code == STORE_OK && PQntuples(res) == 0) code = STORE_NOT_FOUND;
     if (code == STORE_OK && !PQgetisnull(res, 0, 0)) {
         *c->json = strdup(PQgetvalue(res, 0, 0));
-        if (!*c->json)
-            code = STORE_ERROR;
+        if (!*c->json) code = STORE_ERROR;
     }
     PQclear(res);
     return code;
@@ -256,8 +243,8 @@ int pg_store_get_notes(pg_store *pg, const char *game_id, int color, char **out_
 
 typedef struct {
     enum pg_read_stmt which;
-    char            (**ids)[24];
-    int              *count;
+    char (**ids)[24];
+    int *count;
 } list_ctx;
 
 static int list_ids(PGconn *conn, void *ctx, bool *broken) {
@@ -267,25 +254,19 @@ static int list_ids(PGconn *conn, void *ctx, bool *broken) {
     int n = code == STORE_OK ? PQntuples(res) : 0;
     if (n > 0) {
         *c->ids = calloc((size_t)n, sizeof **c->ids);
-        if (!*c->ids)
-            code = STORE_ERROR;
+        if (!*c->ids) code = STORE_ERROR;
     }
-    for (int i = 0; code == STORE_OK && i < n; i++)
-        copy_text((*c->ids)[i], sizeof **c->ids, res, i, 0);
-    if (code == STORE_OK)
-        *c->count = n;
+    for (int i = 0; code == STORE_OK && i < n; i++) copy_text((*c->ids)[i], sizeof **c->ids, res, i, 0);
+    if (code == STORE_OK) *c->count = n;
     PQclear(res);
     return code;
 }
 
 int pg_store_list_ids(pg_store *pg, const char *where_kind, char (**ids)[24], int *count) {
     list_ctx c = { PR_LIST_ALL, ids, count };
-    if (!strcmp(where_kind, "computer_to_resume"))
-        c.which = PR_LIST_RESUME;
-    else if (!strcmp(where_kind, "clock_to_resume"))
-        c.which = PR_LIST_CLOCKS;
-    else if (!strcmp(where_kind, "public_to_list"))
-        c.which = PR_LIST_PUBLIC;
+    if (!strcmp(where_kind, "computer_to_resume")) c.which = PR_LIST_RESUME;
+    else if (!strcmp(where_kind, "clock_to_resume")) c.which = PR_LIST_CLOCKS;
+    else if (!strcmp(where_kind, "public_to_list")) c.which = PR_LIST_PUBLIC;
     *ids = NULL;
     *count = 0;
     return with_reader(pg, list_ids, &c);
@@ -299,6 +280,4 @@ static int ping(PGconn *conn, void *ctx, bool *broken) {
     return code;
 }
 
-int pg_store_ping(pg_store *pg) {
-    return with_reader(pg, ping, NULL);
-}
+int pg_store_ping(pg_store *pg) { return with_reader(pg, ping, NULL); }

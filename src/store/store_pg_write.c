@@ -23,29 +23,25 @@
 #include <string.h>
 
 const char *const pg_write_sql[PW_COUNT] = {
-    [PW_INSERT_GAME] =
-        "INSERT INTO games (id, created_at_ms, mode, settings_json, options_json,"
-        " black_hash, white_hash, invite_hash, invite_color, rematch_id,"
-        " time_control_json, public, started_at_ms)"
-        " VALUES ($1, $2::bigint, $3, $4, $5, $6::bytea, $7::bytea, $8::bytea, $9::integer,"
-        " $10, coalesce($11, '{\"type\":\"none\"}'), $12::boolean, nullif($13::bigint, 0))"
-        " ON CONFLICT (id) DO NOTHING",
-    [PW_APPEND] =
-        "INSERT INTO actions (game_id, seq, kind, color, vertex, at_ms)"
-        " SELECT $1, $2::integer, $3, $4::integer, $5, $6::bigint"
-        " WHERE EXISTS (SELECT 1 FROM games WHERE id = $1)"
-        " ON CONFLICT (game_id, seq) DO NOTHING",
-    [PW_CLAIM] =
-        "UPDATE games SET"
-        " black_hash = CASE $2::integer WHEN 1 THEN $3::bytea ELSE black_hash END,"
-        " white_hash = CASE $2::integer WHEN 2 THEN $3::bytea ELSE white_hash END,"
-        " invite_hash = NULL, invite_color = 0,"
-        " started_at_ms = coalesce(started_at_ms, $4::bigint)"
-        " WHERE id = $1 AND invite_hash IS NOT NULL AND invite_color = $2::integer"
-        " AND (CASE $2::integer WHEN 1 THEN black_hash ELSE white_hash END) IS NULL",
-    [PW_REMATCH] =
-        "UPDATE games SET rematch_id = $2"
-        " WHERE id = $1 AND (rematch_id IS NULL OR rematch_id = $2)",
+    [PW_INSERT_GAME] = "INSERT INTO games (id, created_at_ms, mode, settings_json, options_json,"
+                       " black_hash, white_hash, invite_hash, invite_color, rematch_id,"
+                       " time_control_json, public, started_at_ms)"
+                       " VALUES ($1, $2::bigint, $3, $4, $5, $6::bytea, $7::bytea, $8::bytea, $9::integer,"
+                       " $10, coalesce($11, '{\"type\":\"none\"}'), $12::boolean, nullif($13::bigint, 0))"
+                       " ON CONFLICT (id) DO NOTHING",
+    [PW_APPEND] = "INSERT INTO actions (game_id, seq, kind, color, vertex, at_ms)"
+                  " SELECT $1, $2::integer, $3, $4::integer, $5, $6::bigint"
+                  " WHERE EXISTS (SELECT 1 FROM games WHERE id = $1)"
+                  " ON CONFLICT (game_id, seq) DO NOTHING",
+    [PW_CLAIM] = "UPDATE games SET"
+                 " black_hash = CASE $2::integer WHEN 1 THEN $3::bytea ELSE black_hash END,"
+                 " white_hash = CASE $2::integer WHEN 2 THEN $3::bytea ELSE white_hash END,"
+                 " invite_hash = NULL, invite_color = 0,"
+                 " started_at_ms = coalesce(started_at_ms, $4::bigint)"
+                 " WHERE id = $1 AND invite_hash IS NOT NULL AND invite_color = $2::integer"
+                 " AND (CASE $2::integer WHEN 1 THEN black_hash ELSE white_hash END) IS NULL",
+    [PW_REMATCH] = "UPDATE games SET rematch_id = $2"
+                   " WHERE id = $1 AND (rematch_id IS NULL OR rematch_id = $2)",
     [PW_PUT_NOTES] =
         "INSERT INTO notes (game_id, color, ghosts_json, updated_at_ms)"
         " SELECT $1, $2::integer, $3, $4::bigint WHERE EXISTS (SELECT 1 FROM games WHERE id = $1)"
@@ -58,10 +54,10 @@ const char *const pg_write_sql[PW_COUNT] = {
 enum { MAX_PARAMS = 13 };
 typedef struct {
     const char *values[MAX_PARAMS];
-    int         lengths[MAX_PARAMS];
-    int         formats[MAX_PARAMS];
-    char        numbers[MAX_PARAMS][24];
-    int         count;
+    int lengths[MAX_PARAMS];
+    int formats[MAX_PARAMS];
+    char numbers[MAX_PARAMS][24];
+    int count;
 } params;
 
 static void add_text(params *p, const char *text) {
@@ -76,8 +72,7 @@ static void add_int(params *p, int64_t v) {
 
 static bool is_zero(const uint8_t *bytes, size_t n) {
     uint8_t any = 0;
-    for (size_t i = 0; i < n; i++)
-        any |= bytes[i];
+    for (size_t i = 0; i < n; i++) any |= bytes[i];
     return any == 0;
 }
 
@@ -126,18 +121,14 @@ static enum pg_write_stmt bind_request(const write_req *r, params *p) {
         add_hash(p, r->u.claim.hash);
         add_int(p, r->u.claim.at_ms);
         return PW_CLAIM;
-    case W_REMATCH:
-        add_text(p, r->u.rematch_id);
-        return PW_REMATCH;
-    case W_CREATE_REMATCH:
-        break;                       /* two statements: see apply_create_rematch */
+    case W_REMATCH: add_text(p, r->u.rematch_id); return PW_REMATCH;
+    case W_CREATE_REMATCH: break; /* two statements: see apply_create_rematch */
     case W_PUT_NOTES:
         add_int(p, r->u.notes.color);
         add_text(p, r->u.notes.json);
         add_int(p, now_wall_ms());
         return PW_PUT_NOTES;
-    case W_OTHER:
-        break;                       /* never queued on PostgreSQL: store_submit_write refuses */
+    case W_OTHER: break; /* never queued on PostgreSQL: store_submit_write refuses */
     }
     return PW_GAME_EXISTS;
 }
@@ -180,13 +171,11 @@ static int apply_create_rematch(PGconn *conn, const write_req *r, bool *failed, 
     write_req insert = { .kind = W_INSERT_GAME, .game_id = r->u.game->id, .u.game = r->u.game };
     write_req link = { .kind = W_REMATCH, .game_id = r->game_id, .u.rematch_id = r->u.game->id };
     int code = apply_request(conn, &insert, failed, broken);
-    if (code == STORE_OK && !*failed)
-        code = apply_request(conn, &link, failed, broken);
-    if (*failed || *broken)
-        return code;
+    if (code == STORE_OK && !*failed) code = apply_request(conn, &link, failed, broken);
+    if (*failed || *broken) return code;
     bool cmd_broken;
-    bool ok = run_command(conn, code == STORE_OK ? "RELEASE SAVEPOINT rematch"
-                                                 : "ROLLBACK TO SAVEPOINT rematch", &cmd_broken);
+    bool ok = run_command(
+        conn, code == STORE_OK ? "RELEASE SAVEPOINT rematch" : "ROLLBACK TO SAVEPOINT rematch", &cmd_broken);
     if (!ok) {
         *failed = true;
         *broken = cmd_broken;
@@ -199,8 +188,7 @@ static int apply_create_rematch(PGconn *conn, const write_req *r, bool *failed, 
  * transaction is aborted); *broken: the connection must go. */
 static int apply_request(PGconn *conn, const write_req *r, bool *failed, bool *broken) {
     *failed = *broken = false;
-    if (r->kind == W_CREATE_REMATCH)
-        return apply_create_rematch(conn, r, failed, broken);
+    if (r->kind == W_CREATE_REMATCH) return apply_create_rematch(conn, r, failed, broken);
     params p;
     enum pg_write_stmt which = bind_request(r, &p);
     PGresult *res = exec_prepared(conn, which, &p);
@@ -221,15 +209,13 @@ static bool run_command(PGconn *conn, const char *sql, bool *broken) {
     PGresult *res = PQexec(conn, sql);
     bool ok = PQresultStatus(res) == PGRES_COMMAND_OK;
     *broken = false;
-    if (!ok)
-        pg_code_of(conn, res, broken);
+    if (!ok) pg_code_of(conn, res, broken);
     PQclear(res);
     return ok;
 }
 
 static void set_all(write_req *list, int code) {
-    for (write_req *r = list; r; r = r->next)
-        r->result = code;
+    for (write_req *r = list; r; r = r->next) r->result = code;
 }
 
 /* LOST: the connection failed before COMMIT was sent, so nothing of the
@@ -239,23 +225,19 @@ enum batch_outcome { BATCH_COMMITTED, BATCH_ROLLED_BACK, BATCH_LOST, BATCH_UNKNO
 /* The whole list in one transaction. */
 static enum batch_outcome run_batch(PGconn *conn, write_req *list) {
     bool broken;
-    if (!run_command(conn, "BEGIN", &broken))
-        return broken ? BATCH_LOST : BATCH_ROLLED_BACK;
+    if (!run_command(conn, "BEGIN", &broken)) return broken ? BATCH_LOST : BATCH_ROLLED_BACK;
     for (write_req *r = list; r; r = r->next) {
         bool failed;
         r->result = apply_request(conn, r, &failed, &broken);
-        if (broken)
-            return BATCH_LOST;
+        if (broken) return BATCH_LOST;
         if (failed) {
             run_command(conn, "ROLLBACK", &broken);
             return broken ? BATCH_LOST : BATCH_ROLLED_BACK;
         }
     }
-    if (run_command(conn, "COMMIT", &broken))
-        return BATCH_COMMITTED;
-    if (broken)
-        return BATCH_UNKNOWN;
-    run_command(conn, "ROLLBACK", &broken);     /* a refused COMMIT commits nothing */
+    if (run_command(conn, "COMMIT", &broken)) return BATCH_COMMITTED;
+    if (broken) return BATCH_UNKNOWN;
+    run_command(conn, "ROLLBACK", &broken); /* a refused COMMIT commits nothing */
     return BATCH_ROLLED_BACK;
 }
 
@@ -271,8 +253,7 @@ static bool run_each_alone(PGconn *conn, write_req *list) {
             set_all(r, STORE_UNAVAILABLE);
             return false;
         }
-        if (outcome == BATCH_ROLLED_BACK && r->result == STORE_OK)
-            r->result = STORE_ERROR;
+        if (outcome == BATCH_ROLLED_BACK && r->result == STORE_OK) r->result = STORE_ERROR;
     }
     return true;
 }
@@ -290,18 +271,14 @@ void pg_store_commit(pg_store *pg, write_req *list) {
             return;
         }
         enum batch_outcome outcome = run_batch(pg->writer.conn, list);
-        if (outcome == BATCH_COMMITTED)
-            return;
+        if (outcome == BATCH_COMMITTED) return;
         if (outcome == BATCH_ROLLED_BACK) {
-            if (!run_each_alone(pg->writer.conn, list))
-                pg_link_drop(&pg->writer);
+            if (!run_each_alone(pg->writer.conn, list)) pg_link_drop(&pg->writer);
             return;
         }
-        fprintf(stderr, "store: the PostgreSQL connection failed: %s\n",
-                PQerrorMessage(pg->writer.conn));
+        fprintf(stderr, "store: the PostgreSQL connection failed: %s\n", PQerrorMessage(pg->writer.conn));
         pg_link_drop(&pg->writer);
         set_all(list, STORE_UNAVAILABLE);
-        if (fresh || outcome == BATCH_UNKNOWN)
-            return;
+        if (fresh || outcome == BATCH_UNKNOWN) return;
     }
 }

@@ -14,17 +14,14 @@
 #include <string.h>
 
 const char *const store_read_sql[RS_COUNT] = {
-    [RS_BEGIN]  = "BEGIN",
+    [RS_BEGIN] = "BEGIN",
     [RS_COMMIT] = "COMMIT",
-    [RS_GAME] =
-        "SELECT id, created_at_ms, mode, settings_json, options_json, black_hash, white_hash,"
-        " invite_hash, invite_color, rematch_id, time_control_json, public,"
-        " coalesce(started_at_ms, 0), coalesce(cancelled_at_ms, 0) FROM games WHERE id = ?1",
-    [RS_ACTIONS] =
-        "SELECT seq, kind, color, vertex, at_ms FROM actions WHERE game_id = ?1 ORDER BY seq",
-    [RS_NOTES] =
-        "SELECT n.ghosts_json FROM games g"
-        " LEFT JOIN notes n ON n.game_id = g.id AND n.color = ?2 WHERE g.id = ?1",
+    [RS_GAME] = "SELECT id, created_at_ms, mode, settings_json, options_json, black_hash, white_hash,"
+                " invite_hash, invite_color, rematch_id, time_control_json, public,"
+                " coalesce(started_at_ms, 0), coalesce(cancelled_at_ms, 0) FROM games WHERE id = ?1",
+    [RS_ACTIONS] = "SELECT seq, kind, color, vertex, at_ms FROM actions WHERE game_id = ?1 ORDER BY seq",
+    [RS_NOTES] = "SELECT n.ghosts_json FROM games g"
+                 " LEFT JOIN notes n ON n.game_id = g.id AND n.color = ?2 WHERE g.id = ?1",
     [RS_LIST_ALL] = "SELECT id FROM games ORDER BY created_at_ms, id",
     [RS_LIST_RESUME] =
         "SELECT g.id FROM games g WHERE g.mode = 'computer' AND coalesce("
@@ -45,8 +42,7 @@ const char *const store_read_sql[RS_COUNT] = {
 
 store_reader *store_reader_acquire(store *st) {
     pthread_mutex_lock(&st->reader_lock);
-    while (st->free_count == 0)
-        pthread_cond_wait(&st->reader_free, &st->reader_lock);
+    while (st->free_count == 0) pthread_cond_wait(&st->reader_free, &st->reader_lock);
     store_reader *r = &st->readers[st->free_readers[--st->free_count]];
     pthread_mutex_unlock(&st->reader_lock);
     return r;
@@ -83,13 +79,11 @@ static char *dup_text(sqlite3_stmt *s, int col) {
 
 static void copy_hash(uint8_t dst[32], sqlite3_stmt *s, int col) {
     memset(dst, 0, 32);
-    if (sqlite3_column_bytes(s, col) == 32)
-        memcpy(dst, sqlite3_column_blob(s, col), 32);
+    if (sqlite3_column_bytes(s, col) == 32) memcpy(dst, sqlite3_column_blob(s, col), 32);
 }
 
 void store_game_free_fields(store_game *g) {
-    if (!g)
-        return;
+    if (!g) return;
     free(g->settings_json);
     free(g->options_json);
     free(g->time_control_json);
@@ -157,27 +151,21 @@ static int read_actions(store_reader *r, const char *game_id, store_action **out
     return STORE_OK;
 }
 
-int store_load_game(store *st, const char *game_id, store_game *out_row,
-                    store_action **out_actions, int *out_count) {
-    if (out_actions)
-        *out_actions = NULL;
-    if (out_count)
-        *out_count = 0;
-    if (!st || !game_id || !out_row || (out_actions && !out_count))
-        return STORE_ERROR;
+int store_load_game(store *st, const char *game_id, store_game *out_row, store_action **out_actions,
+                    int *out_count) {
+    if (out_actions) *out_actions = NULL;
+    if (out_count) *out_count = 0;
+    if (!st || !game_id || !out_row || (out_actions && !out_count)) return STORE_ERROR;
     memset(out_row, 0, sizeof *out_row);
-    if (st->pg)
-        return pg_store_load_game(st->pg, game_id, out_row, out_actions, out_count);
+    if (st->pg) return pg_store_load_game(st->pg, game_id, out_row, out_actions, out_count);
     store_reader *r = store_reader_acquire(st);
     int rc = run_simple(r->stmt[RS_BEGIN]);
     int code = rc == SQLITE_OK ? read_game_row(r, game_id, out_row) : store_code_of(rc);
     if (code == STORE_OK && out_actions) {
         code = read_actions(r, game_id, out_actions, out_count);
-        if (code != STORE_OK)
-            store_game_free_fields(out_row);
+        if (code != STORE_OK) store_game_free_fields(out_row);
     }
-    if (rc == SQLITE_OK)
-        run_simple(r->stmt[RS_COMMIT]);
+    if (rc == SQLITE_OK) run_simple(r->stmt[RS_COMMIT]);
     store_reader_release(st, r);
     return code;
 }
@@ -185,10 +173,8 @@ int store_load_game(store *st, const char *game_id, store_game *out_row,
 /* A read of the games table: it reaches the file, so a missing, locked or
  * unreadable database answers STORE_UNAVAILABLE. */
 int store_ping(store *st) {
-    if (!st)
-        return STORE_ERROR;
-    if (st->pg)
-        return pg_store_ping(st->pg);
+    if (!st) return STORE_ERROR;
+    if (st->pg) return pg_store_ping(st->pg);
     store_reader *r = store_reader_acquire(st);
     sqlite3_stmt *s = r->stmt[RS_PING];
     int rc = sqlite3_step(s);
@@ -198,12 +184,9 @@ int store_ping(store *st) {
 }
 
 int store_get_notes(store *st, const char *game_id, int color, char **out_ghosts_json) {
-    if (out_ghosts_json)
-        *out_ghosts_json = NULL;
-    if (!st || !game_id || (color != 1 && color != 2) || !out_ghosts_json)
-        return STORE_ERROR;
-    if (st->pg)
-        return pg_store_get_notes(st->pg, game_id, color, out_ghosts_json);
+    if (out_ghosts_json) *out_ghosts_json = NULL;
+    if (!st || !game_id || (color != 1 && color != 2) || !out_ghosts_json) return STORE_ERROR;
+    if (st->pg) return pg_store_get_notes(st->pg, game_id, color, out_ghosts_json);
     store_reader *r = store_reader_acquire(st);
     sqlite3_stmt *s = r->stmt[RS_NOTES];
     sqlite3_bind_text(s, 1, game_id, -1, SQLITE_STATIC);
@@ -212,8 +195,7 @@ int store_get_notes(store *st, const char *game_id, int color, char **out_ghosts
     int code = rc == SQLITE_ROW ? STORE_OK : rc == SQLITE_DONE ? STORE_NOT_FOUND : store_code_of(rc);
     if (code == STORE_OK && sqlite3_column_type(s, 0) != SQLITE_NULL) {
         *out_ghosts_json = dup_text(s, 0);
-        if (!*out_ghosts_json)
-            code = STORE_ERROR;
+        if (!*out_ghosts_json) code = STORE_ERROR;
     }
     stmt_done(s);
     store_reader_release(st, r);
@@ -221,7 +203,10 @@ int store_get_notes(store *st, const char *game_id, int color, char **out_ghosts
 }
 
 /* The ids a list query returns, as one malloc'd array of fixed-size ids. */
-typedef struct { char (*ids)[24]; int count; } id_list;
+typedef struct {
+    char (*ids)[24];
+    int count;
+} id_list;
 
 static int collect_ids(store *st, enum read_stmt which, id_list *out) {
     store_reader *r = store_reader_acquire(st);
@@ -230,7 +215,7 @@ static int collect_ids(store *st, enum read_stmt which, id_list *out) {
     while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
         if (out->count == cap) {
             cap = cap ? cap * 2 : 64;
-            char (*bigger)[24] = realloc(out->ids, (size_t)cap * sizeof *out->ids);
+            char(*bigger)[24] = realloc(out->ids, (size_t)cap * sizeof *out->ids);
             if (!bigger) {
                 rc = SQLITE_NOMEM;
                 break;
@@ -244,28 +229,21 @@ static int collect_ids(store *st, enum read_stmt which, id_list *out) {
     return rc == SQLITE_DONE ? STORE_OK : store_code_of(rc);
 }
 
-int store_list_games(store *st, const char *where_kind,
-                     int (*each)(void *ctx, const char *game_id), void *ctx) {
-    if (!st || !where_kind || !each)
-        return STORE_ERROR;
+int store_list_games(store *st, const char *where_kind, int (*each)(void *ctx, const char *game_id),
+                     void *ctx) {
+    if (!st || !where_kind || !each) return STORE_ERROR;
     enum read_stmt which;
-    if (!strcmp(where_kind, "all"))
-        which = RS_LIST_ALL;
-    else if (!strcmp(where_kind, "computer_to_resume"))
-        which = RS_LIST_RESUME;
-    else if (!strcmp(where_kind, "clock_to_resume"))
-        which = RS_LIST_CLOCKS;
-    else if (!strcmp(where_kind, "public_to_list"))
-        which = RS_LIST_PUBLIC;
-    else
-        return STORE_ERROR;
+    if (!strcmp(where_kind, "all")) which = RS_LIST_ALL;
+    else if (!strcmp(where_kind, "computer_to_resume")) which = RS_LIST_RESUME;
+    else if (!strcmp(where_kind, "clock_to_resume")) which = RS_LIST_CLOCKS;
+    else if (!strcmp(where_kind, "public_to_list")) which = RS_LIST_PUBLIC;
+    else return STORE_ERROR;
     id_list list = { NULL, 0 };
     int code = st->pg ? pg_store_list_ids(st->pg, where_kind, &list.ids, &list.count)
                       : collect_ids(st, which, &list);
     for (int i = 0; code == STORE_OK && i < list.count; i++) {
         int stop = each(ctx, list.ids[i]);
-        if (stop)
-            code = stop;
+        if (stop) code = stop;
     }
     free(list.ids);
     return code;

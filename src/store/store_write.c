@@ -20,50 +20,42 @@
 #include <string.h>
 
 const char *const store_write_sql[WS_COUNT] = {
-    [WS_BEGIN]    = "BEGIN IMMEDIATE",
-    [WS_COMMIT]   = "COMMIT",
+    [WS_BEGIN] = "BEGIN IMMEDIATE",
+    [WS_COMMIT] = "COMMIT",
     [WS_ROLLBACK] = "ROLLBACK",
-    [WS_INSERT_GAME] =
-        "INSERT INTO games (id, created_at_ms, mode, settings_json, options_json,"
-        " black_hash, white_hash, invite_hash, invite_color, rematch_id,"
-        " time_control_json, public, started_at_ms)"
-        " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10,"
-        " coalesce(?11, '{\"type\":\"none\"}'), ?12, nullif(?13, 0))",
-    [WS_APPEND] =
-        "INSERT INTO actions (game_id, seq, kind, color, vertex, at_ms)"
-        " VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    [WS_INSERT_GAME] = "INSERT INTO games (id, created_at_ms, mode, settings_json, options_json,"
+                       " black_hash, white_hash, invite_hash, invite_color, rematch_id,"
+                       " time_control_json, public, started_at_ms)"
+                       " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10,"
+                       " coalesce(?11, '{\"type\":\"none\"}'), ?12, nullif(?13, 0))",
+    [WS_APPEND] = "INSERT INTO actions (game_id, seq, kind, color, vertex, at_ms)"
+                  " VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
     /* ?2 is the colour claimed: only the free seat the invite is for. */
-    [WS_CLAIM] =
-        "UPDATE games SET"
-        " black_hash = CASE ?2 WHEN 1 THEN ?3 ELSE black_hash END,"
-        " white_hash = CASE ?2 WHEN 2 THEN ?3 ELSE white_hash END,"
-        " invite_hash = NULL, invite_color = 0,"
-        " started_at_ms = coalesce(started_at_ms, ?4)"
-        " WHERE id = ?1 AND invite_hash IS NOT NULL AND invite_color = ?2"
-        " AND (CASE ?2 WHEN 1 THEN black_hash ELSE white_hash END) IS NULL",
-    [WS_REMATCH] =
-        "UPDATE games SET rematch_id = ?2"
-        " WHERE id = ?1 AND (rematch_id IS NULL OR rematch_id = ?2)",
-    [WS_PUT_NOTES] =
-        "INSERT INTO notes (game_id, color, ghosts_json, updated_at_ms) VALUES (?1, ?2, ?3, ?4)"
-        " ON CONFLICT (game_id, color) DO UPDATE"
-        " SET ghosts_json = excluded.ghosts_json, updated_at_ms = excluded.updated_at_ms",
+    [WS_CLAIM] = "UPDATE games SET"
+                 " black_hash = CASE ?2 WHEN 1 THEN ?3 ELSE black_hash END,"
+                 " white_hash = CASE ?2 WHEN 2 THEN ?3 ELSE white_hash END,"
+                 " invite_hash = NULL, invite_color = 0,"
+                 " started_at_ms = coalesce(started_at_ms, ?4)"
+                 " WHERE id = ?1 AND invite_hash IS NOT NULL AND invite_color = ?2"
+                 " AND (CASE ?2 WHEN 1 THEN black_hash ELSE white_hash END) IS NULL",
+    [WS_REMATCH] = "UPDATE games SET rematch_id = ?2"
+                   " WHERE id = ?1 AND (rematch_id IS NULL OR rematch_id = ?2)",
+    [WS_PUT_NOTES] = "INSERT INTO notes (game_id, color, ghosts_json, updated_at_ms) VALUES (?1, ?2, ?3, ?4)"
+                     " ON CONFLICT (game_id, color) DO UPDATE"
+                     " SET ghosts_json = excluded.ghosts_json, updated_at_ms = excluded.updated_at_ms",
     [WS_GAME_EXISTS] = "SELECT 1 FROM games WHERE id = ?1",
-    [WS_SAVEPOINT]   = "SAVEPOINT request",
-    [WS_RELEASE]     = "RELEASE request",
+    [WS_SAVEPOINT] = "SAVEPOINT request",
+    [WS_RELEASE] = "RELEASE request",
     [WS_ROLLBACK_TO] = "ROLLBACK TO request",
 };
 
 /* ---- binding helpers: fixed-size fields must be NUL-terminated ---- */
 
-static bool field_ok(const char *s, size_t cap) {
-    return s && strnlen(s, cap) < cap;
-}
+static bool field_ok(const char *s, size_t cap) { return s && strnlen(s, cap) < cap; }
 
 static bool is_zero(const uint8_t *bytes, size_t n) {
     uint8_t any = 0;
-    for (size_t i = 0; i < n; i++)
-        any |= bytes[i];
+    for (size_t i = 0; i < n; i++) any |= bytes[i];
     return any == 0;
 }
 
@@ -73,8 +65,7 @@ static int bind_hash(sqlite3_stmt *s, int index, const uint8_t *hash) {
 }
 
 static int bind_text_or_null(sqlite3_stmt *s, int index, const char *text) {
-    return *text ? sqlite3_bind_text(s, index, text, -1, SQLITE_STATIC)
-                 : sqlite3_bind_null(s, index);
+    return *text ? sqlite3_bind_text(s, index, text, -1, SQLITE_STATIC) : sqlite3_bind_null(s, index);
 }
 
 static int bind_request(sqlite3_stmt *s, const write_req *r) {
@@ -111,19 +102,14 @@ static int bind_request(sqlite3_stmt *s, const write_req *r) {
         rc |= sqlite3_bind_blob(s, 3, r->u.claim.hash, 32, SQLITE_STATIC);
         rc |= sqlite3_bind_int64(s, 4, r->u.claim.at_ms);
         break;
-    case W_REMATCH:
-        rc |= sqlite3_bind_text(s, 2, r->u.rematch_id, -1, SQLITE_STATIC);
-        break;
-    case W_CREATE_REMATCH:
-        break;                       /* two statements: see apply_create_rematch */
+    case W_REMATCH: rc |= sqlite3_bind_text(s, 2, r->u.rematch_id, -1, SQLITE_STATIC); break;
+    case W_CREATE_REMATCH: break; /* two statements: see apply_create_rematch */
     case W_PUT_NOTES:
         rc |= sqlite3_bind_int(s, 2, r->u.notes.color);
         rc |= sqlite3_bind_text(s, 3, r->u.notes.json, -1, SQLITE_STATIC);
         rc |= sqlite3_bind_int64(s, 4, now_wall_ms());
         break;
-    case W_OTHER:
-        rc |= r->u.other.bind(s, r->u.other.arg);
-        break;
+    case W_OTHER: rc |= r->u.other.bind(s, r->u.other.arg); break;
     }
     return rc;
 }
@@ -146,10 +132,8 @@ static int why_unchanged(store *st, const char *game_id, int *sqlite_rc) {
     sqlite3_stmt *s = st->wstmt[WS_GAME_EXISTS];
     sqlite3_bind_text(s, 1, game_id, -1, SQLITE_STATIC);
     int rc = run_stmt(s);
-    if (rc == SQLITE_ROW)
-        return STORE_CONFLICT;
-    if (rc == SQLITE_DONE)
-        return STORE_NOT_FOUND;
+    if (rc == SQLITE_ROW) return STORE_CONFLICT;
+    if (rc == SQLITE_DONE) return STORE_NOT_FOUND;
     *sqlite_rc = rc;
     return store_code_of(rc);
 }
@@ -157,12 +141,12 @@ static int why_unchanged(store *st, const char *game_id, int *sqlite_rc) {
 static sqlite3_stmt *stmt_of(store *st, const write_req *r) {
     switch (r->kind) {
     case W_INSERT_GAME: return st->wstmt[WS_INSERT_GAME];
-    case W_APPEND:      return st->wstmt[WS_APPEND];
-    case W_CLAIM:       return st->wstmt[WS_CLAIM];
-    case W_REMATCH:     return st->wstmt[WS_REMATCH];
-    case W_PUT_NOTES:   return st->wstmt[WS_PUT_NOTES];
-    case W_CREATE_REMATCH: break;       /* two statements: apply_create_rematch */
-    case W_OTHER:       return st->wchat[r->u.other.which];
+    case W_APPEND: return st->wstmt[WS_APPEND];
+    case W_CLAIM: return st->wstmt[WS_CLAIM];
+    case W_REMATCH: return st->wstmt[WS_REMATCH];
+    case W_PUT_NOTES: return st->wstmt[WS_PUT_NOTES];
+    case W_CREATE_REMATCH: break; /* two statements: apply_create_rematch */
+    case W_OTHER: return st->wchat[r->u.other.which];
     }
     return NULL;
 }
@@ -175,25 +159,20 @@ static int apply_request(store *st, const write_req *r, int *sqlite_rc);
  * mirrors this as one transaction of its own.) */
 static int apply_create_rematch(store *st, const write_req *r, int *sqlite_rc) {
     *sqlite_rc = txn(st, WS_SAVEPOINT);
-    if (*sqlite_rc != SQLITE_OK)
-        return store_code_of(*sqlite_rc);
+    if (*sqlite_rc != SQLITE_OK) return store_code_of(*sqlite_rc);
     write_req insert = { .kind = W_INSERT_GAME, .game_id = r->u.game->id, .u.game = r->u.game };
     write_req link = { .kind = W_REMATCH, .game_id = r->game_id, .u.rematch_id = r->u.game->id };
     int rc = apply_request(st, &insert, sqlite_rc);
-    if (rc == STORE_OK)
-        rc = apply_request(st, &link, sqlite_rc);
-    if (rc != STORE_OK && !sqlite3_get_autocommit(st->wdb))
-        txn(st, WS_ROLLBACK_TO);
-    if (!sqlite3_get_autocommit(st->wdb))
-        txn(st, WS_RELEASE);
+    if (rc == STORE_OK) rc = apply_request(st, &link, sqlite_rc);
+    if (rc != STORE_OK && !sqlite3_get_autocommit(st->wdb)) txn(st, WS_ROLLBACK_TO);
+    if (!sqlite3_get_autocommit(st->wdb)) txn(st, WS_RELEASE);
     return rc;
 }
 
 /* Runs r's statement; returns its STORE_* result and leaves the SQLite code
  * of a non-constraint failure in *sqlite_rc (SQLITE_OK otherwise). */
 static int apply_request(store *st, const write_req *r, int *sqlite_rc) {
-    if (r->kind == W_CREATE_REMATCH)
-        return apply_create_rematch(st, r, sqlite_rc);
+    if (r->kind == W_CREATE_REMATCH) return apply_create_rematch(st, r, sqlite_rc);
     sqlite3_stmt *s = stmt_of(st, r);
     *sqlite_rc = SQLITE_OK;
     if (bind_request(s, r) != SQLITE_OK) {
@@ -202,30 +181,25 @@ static int apply_request(store *st, const write_req *r, int *sqlite_rc) {
     }
     int rc = run_stmt(s);
     if (rc == SQLITE_DONE) {
-        bool updates = r->kind == W_CLAIM || r->kind == W_REMATCH ||
-                       (r->kind == W_OTHER && r->u.other.update);
-        if (updates && sqlite3_changes(st->wdb) == 0)
-            return why_unchanged(st, r->game_id, sqlite_rc);
+        bool updates =
+            r->kind == W_CLAIM || r->kind == W_REMATCH || (r->kind == W_OTHER && r->u.other.update);
+        if (updates && sqlite3_changes(st->wdb) == 0) return why_unchanged(st, r->game_id, sqlite_rc);
         return STORE_OK;
     }
     switch (rc) {
-    case SQLITE_CONSTRAINT_PRIMARYKEY: case SQLITE_CONSTRAINT_UNIQUE:
-        return STORE_CONFLICT;
-    case SQLITE_CONSTRAINT_FOREIGNKEY:
-        return STORE_NOT_FOUND;
-    case SQLITE_CONSTRAINT_CHECK: case SQLITE_CONSTRAINT_NOTNULL:
-        return STORE_ERROR;          /* a bad value in this request only */
-    default:
-        *sqlite_rc = rc;
-        return store_code_of(rc);
+    case SQLITE_CONSTRAINT_PRIMARYKEY:
+    case SQLITE_CONSTRAINT_UNIQUE: return STORE_CONFLICT;
+    case SQLITE_CONSTRAINT_FOREIGNKEY: return STORE_NOT_FOUND;
+    case SQLITE_CONSTRAINT_CHECK:
+    case SQLITE_CONSTRAINT_NOTNULL: return STORE_ERROR; /* a bad value in this request only */
+    default: *sqlite_rc = rc; return store_code_of(rc);
     }
 }
 
 /* ---- transactions ---- */
 
 static void rollback_if_open(store *st) {
-    if (!sqlite3_get_autocommit(st->wdb))
-        txn(st, WS_ROLLBACK);
+    if (!sqlite3_get_autocommit(st->wdb)) txn(st, WS_ROLLBACK);
 }
 
 /* A request failure that leaves the transaction unusable: SQLite rolled it
@@ -272,8 +246,7 @@ static void run_each_alone(store *st, write_req *list) {
 
 static void commit_requests(store *st, write_req *list) {
     int sqlite_rc;
-    if (run_batch(st, list, &sqlite_rc))
-        return;
+    if (run_batch(st, list, &sqlite_rc)) return;
     fprintf(stderr, "store: a group commit failed (%s); retrying its writes one by one\n",
             sqlite3_errstr(sqlite_rc));
     run_each_alone(st, list);
@@ -285,22 +258,18 @@ static void *writer_main(void *arg) {
     store *st = arg;
     pthread_mutex_lock(&st->queue_lock);
     for (;;) {
-        while (!st->queue_head && !st->stopping)
-            pthread_cond_wait(&st->queue_nonempty, &st->queue_lock);
-        if (!st->queue_head)
-            break;
+        while (!st->queue_head && !st->stopping) pthread_cond_wait(&st->queue_nonempty, &st->queue_lock);
+        if (!st->queue_head) break;
         write_req *batch = st->queue_head;
         st->queue_head = st->queue_tail = NULL;
         pthread_mutex_unlock(&st->queue_lock);
 
-        if (st->pg)
-            pg_store_commit(st->pg, batch);
-        else
-            commit_requests(st, batch);
+        if (st->pg) pg_store_commit(st->pg, batch);
+        else commit_requests(st, batch);
 
         pthread_mutex_lock(&st->queue_lock);
         for (write_req *r = batch, *next; r; r = next) {
-            next = r->next;          /* r may vanish once done is seen */
+            next = r->next; /* r may vanish once done is seen */
             r->done = true;
             pthread_cond_signal(&r->cond);
         }
@@ -310,15 +279,13 @@ static void *writer_main(void *arg) {
 }
 
 int store_writer_start(store *st) {
-    if (pthread_create(&st->writer, NULL, writer_main, st) != 0)
-        return -1;
+    if (pthread_create(&st->writer, NULL, writer_main, st) != 0) return -1;
     st->writer_running = true;
     return 0;
 }
 
 void store_writer_stop(store *st) {
-    if (!st->writer_running)
-        return;
+    if (!st->writer_running) return;
     pthread_mutex_lock(&st->queue_lock);
     st->stopping = true;
     pthread_cond_signal(&st->queue_nonempty);
@@ -334,32 +301,25 @@ static int submit(store *st, write_req *r) {
     r->result = STORE_ERROR;
     pthread_cond_init(&r->cond, NULL);
     pthread_mutex_lock(&st->queue_lock);
-    if (st->queue_tail)
-        st->queue_tail->next = r;
-    else
-        st->queue_head = r;
+    if (st->queue_tail) st->queue_tail->next = r;
+    else st->queue_head = r;
     st->queue_tail = r;
     pthread_cond_signal(&st->queue_nonempty);
-    while (!r->done)
-        pthread_cond_wait(&r->cond, &st->queue_lock);
+    while (!r->done) pthread_cond_wait(&r->cond, &st->queue_lock);
     pthread_mutex_unlock(&st->queue_lock);
     pthread_cond_destroy(&r->cond);
     return r->result;
 }
 
-static bool game_id_ok(const char *id) {
-    return field_ok(id, sizeof ((store_game *)0)->id) && *id;
-}
+static bool game_id_ok(const char *id) { return field_ok(id, sizeof((store_game *)0)->id) && *id; }
 
-static bool color_ok(int color) {
-    return color == 1 || color == 2;
-}
+static bool color_ok(int color) { return color == 1 || color == 2; }
 
 /* ---- the public writes ---- */
 
 int store_insert_game(store *st, const store_game *g) {
-    if (!st || !g || !game_id_ok(g->id) || !field_ok(g->mode, sizeof g->mode) ||
-        !g->settings_json || !g->options_json || !field_ok(g->rematch_id, sizeof g->rematch_id))
+    if (!st || !g || !game_id_ok(g->id) || !field_ok(g->mode, sizeof g->mode) || !g->settings_json ||
+        !g->options_json || !field_ok(g->rematch_id, sizeof g->rematch_id))
         return STORE_ERROR;
     write_req r = { .kind = W_INSERT_GAME, .game_id = g->id, .u.game = g };
     return submit(st, &r);
@@ -378,42 +338,42 @@ int store_claim_seat(store *st, const char *game_id, int color, const uint8_t to
     if (!st || !game_id_ok(game_id) || !color_ok(color) || !token_hash || is_zero(token_hash, 32) ||
         started_at_ms <= 0)
         return STORE_ERROR;
-    write_req r = { .kind = W_CLAIM, .game_id = game_id,
+    write_req r = { .kind = W_CLAIM,
+                    .game_id = game_id,
                     .u.claim = { .color = color, .hash = token_hash, .at_ms = started_at_ms } };
     return submit(st, &r);
 }
 
 int store_set_rematch(store *st, const char *game_id, const char *rematch_id) {
-    if (!st || !game_id_ok(game_id) || !game_id_ok(rematch_id))
-        return STORE_ERROR;
+    if (!st || !game_id_ok(game_id) || !game_id_ok(rematch_id)) return STORE_ERROR;
     write_req r = { .kind = W_REMATCH, .game_id = game_id, .u.rematch_id = rematch_id };
     return submit(st, &r);
 }
 
 int store_create_rematch(store *st, const char *game_id, const store_game *rematch) {
     if (!st || !game_id_ok(game_id) || !rematch || !game_id_ok(rematch->id) ||
-        !field_ok(rematch->mode, sizeof rematch->mode) || !rematch->settings_json ||
-        !rematch->options_json || !field_ok(rematch->rematch_id, sizeof rematch->rematch_id))
+        !field_ok(rematch->mode, sizeof rematch->mode) || !rematch->settings_json || !rematch->options_json ||
+        !field_ok(rematch->rematch_id, sizeof rematch->rematch_id))
         return STORE_ERROR;
     write_req r = { .kind = W_CREATE_REMATCH, .game_id = game_id, .u.game = rematch };
     return submit(st, &r);
 }
 
 int store_put_notes(store *st, const char *game_id, int color, const char *ghosts_json) {
-    if (!st || !game_id_ok(game_id) || !color_ok(color) || !ghosts_json)
-        return STORE_ERROR;
-    write_req r = { .kind = W_PUT_NOTES, .game_id = game_id,
+    if (!st || !game_id_ok(game_id) || !color_ok(color) || !ghosts_json) return STORE_ERROR;
+    write_req r = { .kind = W_PUT_NOTES,
+                    .game_id = game_id,
                     .u.notes = { .color = color, .json = ghosts_json } };
     return submit(st, &r);
 }
 
-int store_submit_write(store *st, enum chat_write_stmt which, const char *game_id,
-                       store_bind_fn bind, const void *arg, bool update) {
-    if (!st || !game_id_ok(game_id) || (unsigned)which >= CW_COUNT || !bind)
-        return STORE_ERROR;
-    if (st->pg)                      /* its statements are SQLite's */
+int store_submit_write(store *st, enum chat_write_stmt which, const char *game_id, store_bind_fn bind,
+                       const void *arg, bool update) {
+    if (!st || !game_id_ok(game_id) || (unsigned)which >= CW_COUNT || !bind) return STORE_ERROR;
+    if (st->pg) /* its statements are SQLite's */
         return STORE_UNAVAILABLE;
-    write_req r = { .kind = W_OTHER, .game_id = game_id,
+    write_req r = { .kind = W_OTHER,
+                    .game_id = game_id,
                     .u.other = { .which = which, .bind = bind, .arg = arg, .update = update } };
     return submit(st, &r);
 }

@@ -11,9 +11,7 @@ static const char *const names[] = {
 
 enum { N_MODES = sizeof names / sizeof names[0] };
 
-const char *mode_name(game_mode m) {
-    return (unsigned)m < N_MODES ? names[m] : NULL;
-}
+const char *mode_name(game_mode m) { return (unsigned)m < N_MODES ? names[m] : NULL; }
 
 bool mode_parse(const char *name, game_mode *out) {
     for (unsigned m = 0; m < N_MODES; m++)

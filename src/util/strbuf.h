@@ -11,7 +11,7 @@
 #include <stddef.h>
 
 typedef struct strbuf {
-    char *data;     /* NUL-terminated while not failed */
+    char *data; /* NUL-terminated while not failed */
     size_t len, cap;
     bool failed;
 } strbuf;
@@ -20,8 +20,7 @@ void strbuf_init(strbuf *sb);
 void strbuf_free(strbuf *sb);
 void strbuf_append(strbuf *sb, const void *bytes, size_t len);
 void strbuf_puts(strbuf *sb, const char *s);
-__attribute__((format(printf, 2, 3)))
-void strbuf_printf(strbuf *sb, const char *fmt, ...);
+__attribute__((format(printf, 2, 3))) void strbuf_printf(strbuf *sb, const char *fmt, ...);
 /* Hands the bytes to the caller (who frees them) and resets sb. NULL if an
  * allocation failed. */
 char *strbuf_take(strbuf *sb, size_t *len_out);

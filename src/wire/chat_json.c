@@ -29,13 +29,11 @@ static bool add_text_or_null(cJSON *o, const char *key, const char *text) {
 cJSON *chat_json_message(const chat_entry *m) {
     cJSON *o = cJSON_CreateObject();
     if (!o) return NULL;
-    bool ok = chat_room_name(m->room) &&
-              cJSON_AddStringToObject(o, "room", chat_room_name(m->room)) &&
-              cJSON_AddNumberToObject(o, "n", m->n) &&
-              cJSON_AddStringToObject(o, "from", author_name(m->author)) &&
-              add_text_or_null(o, "name", m->name) &&
-              cJSON_AddStringToObject(o, "text", m->text ? m->text : "") &&
-              cJSON_AddNumberToObject(o, "at_ms", (double)m->at_ms);
+    bool ok =
+        chat_room_name(m->room) && cJSON_AddStringToObject(o, "room", chat_room_name(m->room)) &&
+        cJSON_AddNumberToObject(o, "n", m->n) && cJSON_AddStringToObject(o, "from", author_name(m->author)) &&
+        add_text_or_null(o, "name", m->name) && cJSON_AddStringToObject(o, "text", m->text ? m->text : "") &&
+        cJSON_AddNumberToObject(o, "at_ms", (double)m->at_ms);
     if (!ok) {
         cJSON_Delete(o);
         return NULL;
@@ -96,8 +94,8 @@ static chat_json_status bad_request(char *err, size_t errlen, const char *messag
     return CHAT_JSON_BAD_REQUEST;
 }
 
-static chat_json_status parse_text(const cJSON *value, talk_kind kind, const char *field,
-                                   char *out, talk_verdict *why, char *err, size_t errlen) {
+static chat_json_status parse_text(const cJSON *value, talk_kind kind, const char *field, char *out,
+                                   talk_verdict *why, char *err, size_t errlen) {
     char stored[TALK_TEXT_MAX_BYTES];
     const char *s = cJSON_GetStringValue(value);
     if (!s) {
@@ -114,21 +112,19 @@ static chat_json_status parse_text(const cJSON *value, talk_kind kind, const cha
     return CHAT_JSON_OK;
 }
 
-chat_json_status chat_json_parse_name(const cJSON *value, bool optional, char *out,
-                                      talk_verdict *why, char *err, size_t errlen) {
+chat_json_status chat_json_parse_name(const cJSON *value, bool optional, char *out, talk_verdict *why,
+                                      char *err, size_t errlen) {
     out[0] = '\0';
     if (!value || cJSON_IsNull(value)) {
         if (optional) return CHAT_JSON_OK;
         return bad_request(err, errlen, "name is required (a string, or null for none)");
     }
-    if (!cJSON_IsString(value))
-        return bad_request(err, errlen, "name must be a string or null");
+    if (!cJSON_IsString(value)) return bad_request(err, errlen, "name must be a string or null");
     return parse_text(value, TALK_NAME, "name", out, why, err, errlen);
 }
 
 /* Every member of body is one of the allowed keys, each at most once. */
-static bool only_fields(const cJSON *body, const char *const *allowed, int count,
-                        char *err, size_t errlen) {
+static bool only_fields(const cJSON *body, const char *const *allowed, int count, char *err, size_t errlen) {
     int seen[4] = { 0 };
     for (const cJSON *f = body->child; f; f = f->next) {
         int i = 0;
@@ -141,36 +137,29 @@ static bool only_fields(const cJSON *body, const char *const *allowed, int count
     return true;
 }
 
-chat_json_status chat_json_parse_post(const cJSON *body, char *text_out, char *name_out,
-                                      talk_verdict *why, char *err, size_t errlen) {
+chat_json_status chat_json_parse_post(const cJSON *body, char *text_out, char *name_out, talk_verdict *why,
+                                      char *err, size_t errlen) {
     static const char *const fields[] = { "text", "name" };
     text_out[0] = name_out[0] = '\0';
-    if (!cJSON_IsObject(body))
-        return bad_request(err, errlen, "the body must be a JSON object");
-    if (!only_fields(body, fields, 2, err, errlen))
-        return CHAT_JSON_BAD_REQUEST;
+    if (!cJSON_IsObject(body)) return bad_request(err, errlen, "the body must be a JSON object");
+    if (!only_fields(body, fields, 2, err, errlen)) return CHAT_JSON_BAD_REQUEST;
     const cJSON *text = cJSON_GetObjectItemCaseSensitive(body, "text");
-    if (!text)
-        return bad_request(err, errlen, "text is required");
+    if (!text) return bad_request(err, errlen, "text is required");
     chat_json_status st = parse_text(text, TALK_MESSAGE, "text", text_out, why, err, errlen);
     if (st == CHAT_JSON_OK)
-        st = chat_json_parse_name(cJSON_GetObjectItemCaseSensitive(body, "name"), true,
-                                  name_out, why, err, errlen);
-    if (st != CHAT_JSON_OK)
-        text_out[0] = '\0';
+        st = chat_json_parse_name(cJSON_GetObjectItemCaseSensitive(body, "name"), true, name_out, why, err,
+                                  errlen);
+    if (st != CHAT_JSON_OK) text_out[0] = '\0';
     return st;
 }
 
-chat_json_status chat_json_parse_rename(const cJSON *body, char *name_out,
-                                        talk_verdict *why, char *err, size_t errlen) {
+chat_json_status chat_json_parse_rename(const cJSON *body, char *name_out, talk_verdict *why, char *err,
+                                        size_t errlen) {
     static const char *const fields[] = { "name" };
     name_out[0] = '\0';
-    if (!cJSON_IsObject(body))
-        return bad_request(err, errlen, "the body must be a JSON object");
-    if (!only_fields(body, fields, 1, err, errlen))
-        return CHAT_JSON_BAD_REQUEST;
+    if (!cJSON_IsObject(body)) return bad_request(err, errlen, "the body must be a JSON object");
+    if (!only_fields(body, fields, 1, err, errlen)) return CHAT_JSON_BAD_REQUEST;
     const cJSON *name = cJSON_GetObjectItemCaseSensitive(body, "name");
-    if (!name)
-        return bad_request(err, errlen, "name is required (a string, or null for none)");
+    if (!name) return bad_request(err, errlen, "name is required (a string, or null for none)");
     return chat_json_parse_name(name, true, name_out, why, err, errlen);
 }

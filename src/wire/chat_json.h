@@ -24,12 +24,12 @@ enum { CHAT_ROOM_PLAYERS = 1, CHAT_ROOM_SPECTATORS = 2 };
 
 /* One message as the games module hands it out. */
 typedef struct {
-    int         room;     /* CHAT_ROOM_* */
-    int         n;        /* 1, 2, ... within its room */
-    int         author;   /* 1 black, 2 white, 0 a spectator */
-    const char *name;     /* the author's display name then; NULL or "" for none */
+    int room;         /* CHAT_ROOM_* */
+    int n;            /* 1, 2, ... within its room */
+    int author;       /* 1 black, 2 white, 0 a spectator */
+    const char *name; /* the author's display name then; NULL or "" for none */
     const char *text;
-    int64_t     at_ms;
+    int64_t at_ms;
 } chat_entry;
 
 /* "players" / "spectators" / NULL, and back (0 for an unknown word). */
@@ -53,24 +53,24 @@ char *chat_json_message_frame(const chat_entry *m, size_t *len);
 
 typedef enum {
     CHAT_JSON_OK = 0,
-    CHAT_JSON_BAD_REQUEST,   /* a field missing, unknown or of the wrong type: err names it */
-    CHAT_JSON_BAD_TEXT       /* the text breaks the rules: *why says how, err in English */
+    CHAT_JSON_BAD_REQUEST, /* a field missing, unknown or of the wrong type: err names it */
+    CHAT_JSON_BAD_TEXT     /* the text breaks the rules: *why says how, err in English */
 } chat_json_status;
 
 /* A name field's value: a string checked as a name (stored form into out,
  * TALK_NAME_MAX_BYTES), or null/absent when `optional` (out = ""). */
-chat_json_status chat_json_parse_name(const cJSON *value, bool optional, char *out,
-                                      talk_verdict *why, char *err, size_t errlen);
+chat_json_status chat_json_parse_name(const cJSON *value, bool optional, char *out, talk_verdict *why,
+                                      char *err, size_t errlen);
 
 /* A chat post, {"text": "..."} plus an optional "name" (a spectator's
  * chosen name; a seat's own name is the server's). Unknown fields are
  * refused. text_out holds TALK_TEXT_MAX_BYTES, name_out
  * TALK_NAME_MAX_BYTES ("" when none was sent). */
-chat_json_status chat_json_parse_post(const cJSON *body, char *text_out, char *name_out,
-                                      talk_verdict *why, char *err, size_t errlen);
+chat_json_status chat_json_parse_post(const cJSON *body, char *text_out, char *name_out, talk_verdict *why,
+                                      char *err, size_t errlen);
 
 /* A rename, {"name": "..."} or {"name": null} to go back to no name. */
-chat_json_status chat_json_parse_rename(const cJSON *body, char *name_out,
-                                        talk_verdict *why, char *err, size_t errlen);
+chat_json_status chat_json_parse_rename(const cJSON *body, char *name_out, talk_verdict *why, char *err,
+                                        size_t errlen);
 
 #endif

@@ -13,21 +13,35 @@
 #include "engine/color.h"
 #include "wire/json_number.h"
 
-typedef struct tc_field { const char *name; int lo, hi; size_t offset; } tc_field;
+typedef struct tc_field {
+    const char *name;
+    int lo, hi;
+    size_t offset;
+} tc_field;
 
-#define FIELD(n, lo, hi, member) { n, lo, hi, offsetof(time_control, member) }
+#define FIELD(n, lo, hi, member) \
+    { n, lo, hi, offsetof(time_control, member) }
 
 static const tc_field none_fields[] = { FIELD("days_per_move", 1, TC_DAYS_MAX, days_per_move), { 0 } };
 static const tc_field absolute_fields[] = { FIELD("main", 1, TC_MAIN_MAX_S, main_s), { 0 } };
 static const tc_field fischer_fields[] = {
-    FIELD("main", 1, TC_MAIN_MAX_S, main_s), FIELD("increment", 1, TC_INCREMENT_MAX_S, increment_s), { 0 },
+    FIELD("main", 1, TC_MAIN_MAX_S, main_s),
+    FIELD("increment", 1, TC_INCREMENT_MAX_S, increment_s),
+    { 0 },
 };
 static const tc_field byoyomi_fields[] = {
-    FIELD("main", 0, TC_MAIN_MAX_S, main_s), FIELD("periods", 1, TC_PERIODS_MAX, periods),
-    FIELD("period", 1, TC_PERIOD_MAX_S, period_s), { 0 },
+    FIELD("main", 0, TC_MAIN_MAX_S, main_s),
+    FIELD("periods", 1, TC_PERIODS_MAX, periods),
+    FIELD("period", 1, TC_PERIOD_MAX_S, period_s),
+    { 0 },
 };
 
-typedef struct tc_type { const char *name; time_control_kind kind; const tc_field *fields; int required; } tc_type;
+typedef struct tc_type {
+    const char *name;
+    time_control_kind kind;
+    const tc_field *fields;
+    int required;
+} tc_type;
 
 /* required: how many of the fields must be present (the first ones). */
 static const tc_type types[] = {
@@ -51,8 +65,8 @@ static const tc_type *type_named(const cJSON *v) {
 }
 
 /* One field of the object for type t; false with a message. */
-static bool read_field(const tc_type *t, const cJSON *f, time_control *out, unsigned *seen,
-                       char *err, size_t errlen) {
+static bool read_field(const tc_type *t, const cJSON *f, time_control *out, unsigned *seen, char *err,
+                       size_t errlen) {
     for (int i = 0; t->fields[i].name; i++) {
         const tc_field *spec = &t->fields[i];
         if (strcmp(f->string, spec->name)) continue;
@@ -62,7 +76,8 @@ static bool read_field(const tc_type *t, const cJSON *f, time_control *out, unsi
         }
         *seen |= 1u << i;
         if (json_whole_int(f, spec->lo, spec->hi, (int *)((char *)out + spec->offset))) return true;
-        snprintf(err, errlen, "time_control: '%s' must be a whole number from %d to %d", spec->name, spec->lo, spec->hi);
+        snprintf(err, errlen, "time_control: '%s' must be a whole number from %d to %d", spec->name, spec->lo,
+                 spec->hi);
         return false;
     }
     snprintf(err, errlen, "time_control: '%.40s' is not a field of type \"%s\"", f->string, t->name);
@@ -77,7 +92,8 @@ bool time_control_from_json(const cJSON *obj, time_control *out, char *err, size
     }
     const tc_type *t = type_named(cJSON_GetObjectItemCaseSensitive(obj, "type"));
     if (!t) {
-        snprintf(err, errlen, "time_control: 'type' must be \"none\", \"absolute\", \"fischer\" or \"byoyomi\"");
+        snprintf(err, errlen,
+                 "time_control: 'type' must be \"none\", \"absolute\", \"fischer\" or \"byoyomi\"");
         return false;
     }
     out->kind = t->kind;
@@ -119,7 +135,7 @@ cJSON *time_control_to_json(const time_control *tc) {
         if (types[i].kind == tc->kind) t = &types[i];
     for (int i = 0; ok && t && t->fields[i].name; i++) {
         int v = *(const int *)((const char *)tc + t->fields[i].offset);
-        if (tc->kind == TC_NONE && v == 0) continue;        /* no days_per_move: no limit */
+        if (tc->kind == TC_NONE && v == 0) continue; /* no days_per_move: no limit */
         ok = cJSON_AddNumberToObject(o, t->fields[i].name, v) != NULL;
     }
     if (!ok) {
@@ -153,8 +169,7 @@ cJSON *clock_to_json(const game_clock *c, int64_t now, int64_t claim_at_ms) {
               (running ? cJSON_AddStringToObject(o, "running", running) != NULL
                        : cJSON_AddNullToObject(o, "running") != NULL) &&
               add_time_or_null(o, "turn_started_ms", running != NULL, c->turn_start_ms) &&
-              add_side(o, "black", &c->tc, &sides[BLACK]) &&
-              add_side(o, "white", &c->tc, &sides[WHITE]) &&
+              add_side(o, "black", &c->tc, &sides[BLACK]) && add_side(o, "white", &c->tc, &sides[WHITE]) &&
               add_time_or_null(o, "claim_at_ms", claim_at_ms >= 0, claim_at_ms);
     if (!ok) {
         cJSON_Delete(o);

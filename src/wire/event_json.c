@@ -9,9 +9,9 @@
 const char *illegal_reason_name(illegal_reason r) {
     switch (r) {
     case ILLEGAL_OCCUPIED: return "occupied";
-    case ILLEGAL_SUICIDE:  return "suicide";
-    case ILLEGAL_KO:       return "ko";
-    case ILLEGAL_NONE:     break;
+    case ILLEGAL_SUICIDE: return "suicide";
+    case ILLEGAL_KO: return "ko";
+    case ILLEGAL_NONE: break;
     }
     return NULL;
 }
@@ -20,22 +20,22 @@ const char *refusal_name(refusal r) {
     switch (r) {
     case REFUSE_NOT_YOUR_TURN: return "not_your_turn";
     case REFUSE_ALREADY_TRIED: return "already_tried";
-    case REFUSE_OWN_STONE:     return "own_stone";
-    case REFUSE_BAD_VERTEX:    return "bad_vertex";
-    case REFUSE_GAME_OVER:     return "game_over";
-    case REFUSE_NONE:          break;
+    case REFUSE_OWN_STONE: return "own_stone";
+    case REFUSE_BAD_VERTEX: return "bad_vertex";
+    case REFUSE_GAME_OVER: return "game_over";
+    case REFUSE_NONE: break;
     }
     return NULL;
 }
 
 const char *end_reason_name(end_reason r) {
     switch (r) {
-    case END_PASSES:  return "passes";
+    case END_PASSES: return "passes";
     case END_CAPTURE: return "capture";
-    case END_RESIGN:  return "resign";
+    case END_RESIGN: return "resign";
     case END_TIMEOUT: return "timeout";
     case END_FORFEIT: return "forfeit";
-    case END_NONE:    break;
+    case END_NONE: break;
     }
     return NULL;
 }
@@ -66,6 +66,9 @@ cJSON *event_json_result(const game_result *res) {
                  cJSON_AddNumberToObject(score, "white", res->score_white_x2 / 2.0);
         }
     }
-    if (!ok) { cJSON_Delete(o); return NULL; }
+    if (!ok) {
+        cJSON_Delete(o);
+        return NULL;
+    }
     return o;
 }

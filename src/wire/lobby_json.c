@@ -31,8 +31,7 @@ static cJSON *entry_json(const lobby_item *it) {
         ok = (free_color ? cJSON_AddStringToObject(o, "free", free_color) != NULL
                          : cJSON_AddNullToObject(o, "free") != NULL) &&
              cJSON_AddNumberToObject(o, "created_ms", (double)it->created_ms) &&
-             add_ms_or_null(o, "started_ms", it->started_ms) &&
-             add_names(o, it);
+             add_ms_or_null(o, "started_ms", it->started_ms) && add_names(o, it);
     }
     cJSON_Delete(settings);
     cJSON_Delete(tc);

@@ -16,10 +16,10 @@ typedef struct lobby_item {
     const char *id;
     const game_settings *settings;
     const time_control *tc;
-    int free_color;             /* BLACK, WHITE, or 0 when both are taken */
+    int free_color; /* BLACK, WHITE, or 0 when both are taken */
     int64_t created_ms;
-    int64_t started_ms;         /* 0: not started */
-    const char *black_name, *white_name;   /* display names, NULL or "" for none */
+    int64_t started_ms;                  /* 0: not started */
+    const char *black_name, *white_name; /* display names, NULL or "" for none */
 } lobby_item;
 
 /* {"open":[..],"playing":[..]} with each list in the order given (caller

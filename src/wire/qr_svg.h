@@ -11,9 +11,9 @@
 
 typedef enum {
     QR_SVG_OK = 0,
-    QR_SVG_EMPTY,      /* no text */
-    QR_SVG_TOO_LONG,   /* more than a version-40 code holds at level M */
-    QR_SVG_INVALID,    /* libqrencode refused the text for another reason */
+    QR_SVG_EMPTY,    /* no text */
+    QR_SVG_TOO_LONG, /* more than a version-40 code holds at level M */
+    QR_SVG_INVALID,  /* libqrencode refused the text for another reason */
     QR_SVG_NO_MEMORY
 } qr_svg_status;
 

@@ -60,7 +60,10 @@ static bool read_torus(const cJSON *v, game_settings *s, bool *komi_set) {
 
 static bool read_capture_go(const cJSON *v, game_settings *s, bool *komi_set) {
     (void)komi_set;
-    if (cJSON_IsBool(v)) { s->capture_target = cJSON_IsTrue(v) ? 1 : 0; return true; }
+    if (cJSON_IsBool(v)) {
+        s->capture_target = cJSON_IsTrue(v) ? 1 : 0;
+        return true;
+    }
     return json_whole_int(v, 1, BOARD_MAX_POINTS, &s->capture_target);
 }
 
@@ -69,12 +72,12 @@ static const struct {
     field_reader read;
     const char *expect;
 } fields[] = {
-    { "size",       read_size,       "an integer from 5 to 25" },
-    { "komi",       read_komi,       "a number in steps of 0.5 between -1000 and 1000" },
-    { "handicap",   read_handicap,   "an integer from 0 to 9" },
-    { "ko",         read_ko,         "\"simple\" or \"superko\"" },
-    { "rules",      read_rules,      "\"olympiad\", \"common\" or \"hamburg\"" },
-    { "torus",      read_torus,      "true or false" },
+    { "size", read_size, "an integer from 5 to 25" },
+    { "komi", read_komi, "a number in steps of 0.5 between -1000 and 1000" },
+    { "handicap", read_handicap, "an integer from 0 to 9" },
+    { "ko", read_ko, "\"simple\" or \"superko\"" },
+    { "rules", read_rules, "\"olympiad\", \"common\" or \"hamburg\"" },
+    { "torus", read_torus, "true or false" },
     { "capture_go", read_capture_go, "true, false or a positive integer up to 625" },
 };
 #define N_FIELDS (sizeof fields / sizeof fields[0])
@@ -143,6 +146,9 @@ cJSON *settings_to_json(const game_settings *s) {
         ok = s->capture_target > 1 ? cJSON_AddNumberToObject(o, "capture_go", s->capture_target) != NULL
                                    : cJSON_AddBoolToObject(o, "capture_go", s->capture_target == 1) != NULL;
     }
-    if (!ok) { cJSON_Delete(o); return NULL; }
+    if (!ok) {
+        cJSON_Delete(o);
+        return NULL;
+    }
     return o;
 }

@@ -31,12 +31,9 @@
 static void sb_value(strbuf *b, const char *s, bool simple) {
     strbuf_puts(b, "[");
     for (; *s; s++) {
-        if (*s == ']' || *s == '\\')
-            strbuf_puts(b, "\\");
-        if (simple && (*s == '\n' || *s == '\r'))
-            strbuf_puts(b, " ");
-        else
-            strbuf_append(b, s, 1);
+        if (*s == ']' || *s == '\\') strbuf_puts(b, "\\");
+        if (simple && (*s == '\n' || *s == '\r')) strbuf_puts(b, " ");
+        else strbuf_append(b, s, 1);
     }
     strbuf_puts(b, "]");
 }
@@ -49,9 +46,7 @@ static void sb_point(strbuf *b, point p, int size) {
     strbuf_puts(b, pt);
 }
 
-static void sb_half_points(strbuf *b, int x2) {
-    strbuf_printf(b, "%g", x2 / 2.0);
-}
+static void sb_half_points(strbuf *b, int x2) { strbuf_printf(b, "%g", x2 / 2.0); }
 
 /* RE: "W+3.5", "0" (jigo), "B+R", "B+T", "B+F", "B+" (capture Go). */
 static void sb_result(strbuf *b, const game_result *res) {
@@ -61,11 +56,11 @@ static void sb_result(strbuf *b, const game_result *res) {
     }
     strbuf_printf(b, "%s+", color_letter(res->winner));
     switch (res->reason) {
-    case END_PASSES:  sb_half_points(b, abs(res->score_black_x2 - res->score_white_x2)); break;
-    case END_RESIGN:  strbuf_puts(b, "R"); break;
+    case END_PASSES: sb_half_points(b, abs(res->score_black_x2 - res->score_white_x2)); break;
+    case END_RESIGN: strbuf_puts(b, "R"); break;
     case END_TIMEOUT: strbuf_puts(b, "T"); break;
     case END_FORFEIT: strbuf_puts(b, "F"); break;
-    default:          break;
+    default: break;
     }
 }
 
@@ -81,15 +76,14 @@ static void sb_date(strbuf *b, int64_t ms) {
 
 static void sb_rules_text(strbuf *b, const game_settings *s) {
     char text[160];
-    snprintf(text, sizeof text, "Phantom Go, %s referee, area scoring, %s%s%s",
-             referee_rules_name(s->rules), s->ko == KO_SUPERKO ? "positional superko" : "simple ko",
-             s->torus ? ", torus" : "", s->capture_target ? ", capture Go" : "");
+    snprintf(text, sizeof text, "Phantom Go, %s referee, area scoring, %s%s%s", referee_rules_name(s->rules),
+             s->ko == KO_SUPERKO ? "positional superko" : "simple ko", s->torus ? ", torus" : "",
+             s->capture_target ? ", capture Go" : "");
     sb_value(b, text, true);
 }
 
 static void sb_handicap_stones(strbuf *b, const game_settings *s) {
-    if (s->handicap == 0)
-        return;
+    if (s->handicap == 0) return;
     view start;
     view_init(&start, s, VIEWER_SPECTATOR);
     strbuf_puts(b, "AB");
@@ -111,8 +105,7 @@ static void sb_root(strbuf *b, const view *end, const sgf_meta *meta) {
     strbuf_puts(b, "RE[");
     sb_result(b, &end->result);
     strbuf_puts(b, "]");
-    if (meta && meta->started_ms > 0)
-        sb_date(b, meta->started_ms);
+    if (meta && meta->started_ms > 0) sb_date(b, meta->started_ms);
     if (meta && meta->game_id && *meta->game_id) {
         strbuf_puts(b, "GN");
         sb_value(b, meta->game_id, true);
@@ -125,31 +118,27 @@ static void sb_root(strbuf *b, const view *end, const sgf_meta *meta) {
         strbuf_puts(b, "PW");
         sb_value(b, meta->white_name, true);
     }
-    strbuf_printf(b, "PGRULES[%s]PGKO[%s]PGTORUS[%s]PGCAPTURE[%d]PGEND[%s]",
-              referee_rules_name(s->rules), ko_rule_name(s->ko),
-              s->torus ? "true" : "false", s->capture_target,
-              end_reason_name(end->result.reason));
+    strbuf_printf(b, "PGRULES[%s]PGKO[%s]PGTORUS[%s]PGCAPTURE[%d]PGEND[%s]", referee_rules_name(s->rules),
+                  ko_rule_name(s->ko), s->torus ? "true" : "false", s->capture_target,
+                  end_reason_name(end->result.reason));
     sb_handicap_stones(b, s);
 }
 
 /* ---- move nodes ---- */
 
 /* The space before a sentence of a node's comment, if it is not the first. */
-static const char *sep(const strbuf *comment) {
-    return comment->len ? " " : "";
-}
+static const char *sep(const strbuf *comment) { return comment->len ? " " : ""; }
 
 /* The illegal attempts of the turn in progress, in order. */
 typedef struct {
-    int   color;
-    int   count;
+    int color;
+    int count;
     point point[BOARD_MAX_POINTS];
-    int   reason[BOARD_MAX_POINTS];
+    int reason[BOARD_MAX_POINTS];
 } pending_attempts;
 
 static void sb_attempts(strbuf *b, strbuf *comment, const pending_attempts *pa, int size) {
-    if (pa->count == 0)
-        return;
+    if (pa->count == 0) return;
     strbuf_puts(b, "PGILLEGAL");
     strbuf_printf(comment, "%s tried ", color_title(pa->color));
     for (int i = 0; i < pa->count; i++) {
@@ -170,7 +159,7 @@ static void sb_move_facts(strbuf *b, strbuf *comment, const observation *ob, int
         return;
     }
     strbuf_printf(comment, "%s%s plays %s.", sep(comment), color_title(ob->color),
-              vertex_format(ob->point, size, vx));
+                  vertex_format(ob->point, size, vx));
     if (ob->captured_known > 0) {
         strbuf_puts(b, "PGCAPTURED");
         strbuf_printf(comment, " Captures %d:", ob->captured_count);
@@ -195,15 +184,20 @@ static void sb_end_text(strbuf *comment, const game_result *res, int loser) {
         sb_half_points(comment, res->score_black_x2);
         strbuf_puts(comment, ", White ");
         sb_half_points(comment, res->score_white_x2);
-        strbuf_puts(comment, res->winner == EMPTY ? ", a draw." : res->winner == BLACK ? ": Black wins." : ": White wins.");
+        strbuf_puts(comment, res->winner == EMPTY   ? ", a draw."
+                             : res->winner == BLACK ? ": Black wins."
+                                                    : ": White wins.");
         break;
     case END_CAPTURE:
-        strbuf_printf(comment, "%s%s reaches the capture target and wins.", sep(comment), color_title(res->winner));
+        strbuf_printf(comment, "%s%s reaches the capture target and wins.", sep(comment),
+                      color_title(res->winner));
         break;
-    case END_RESIGN:  strbuf_printf(comment, "%s%s resigns.", sep(comment), color_title(loser)); break;
-    case END_TIMEOUT: strbuf_printf(comment, "%s%s ran out of time.", sep(comment), color_title(loser)); break;
+    case END_RESIGN: strbuf_printf(comment, "%s%s resigns.", sep(comment), color_title(loser)); break;
+    case END_TIMEOUT:
+        strbuf_printf(comment, "%s%s ran out of time.", sep(comment), color_title(loser));
+        break;
     case END_FORFEIT: strbuf_printf(comment, "%s%s forfeits.", sep(comment), color_title(loser)); break;
-    case END_NONE:    break;
+    case END_NONE: break;
     }
 }
 
@@ -213,19 +207,15 @@ static void sb_node(strbuf *b, const observation *ob, pending_attempts *pa, int 
     strbuf_puts(b, "\n;");
     if (ob->kind == EV_MOVE || ob->kind == EV_PASS) {
         strbuf_printf(b, "%s[", color_letter(ob->color));
-        if (ob->kind == EV_MOVE)
-            sb_point(b, ob->point, size);
+        if (ob->kind == EV_MOVE) sb_point(b, ob->point, size);
         strbuf_puts(b, "]");
     } else if (pa->count > 0) {
         strbuf_printf(b, "PL[%s]", color_letter(pa->color));
     }
     sb_attempts(b, &comment, pa, size);
-    if (ob->kind == EV_MOVE || ob->kind == EV_PASS)
-        sb_move_facts(b, &comment, ob, size);
-    if (ob->ended)
-        sb_end_text(&comment, &ob->result, ob->color);
-    if (comment.failed)
-        b->failed = true;
+    if (ob->kind == EV_MOVE || ob->kind == EV_PASS) sb_move_facts(b, &comment, ob, size);
+    if (ob->ended) sb_end_text(&comment, &ob->result, ob->color);
+    if (comment.failed) b->failed = true;
     else if (comment.len > 0) {
         strbuf_puts(b, "C");
         sb_value(b, comment.data, false);
@@ -245,8 +235,7 @@ static void sb_moves(strbuf *b, const referee *r, int size, pending_attempts *pa
             continue;
         }
         bool ends_turn = ob.kind == EV_MOVE || ob.kind == EV_PASS;
-        if (ends_turn || ob.ended)
-            sb_node(b, &ob, pa, size);
+        if (ends_turn || ob.ended) sb_node(b, &ob, pa, size);
     }
 }
 
@@ -260,10 +249,8 @@ char *sgf_record_new(const referee *r, const sgf_meta *meta) {
             sb_root(&b, end, meta);
             sb_moves(&b, r, end->settings.size, pa);
             strbuf_puts(&b, ")\n");
-        } else
-            b.failed = true;
-    } else
-        b.failed = true;
+        } else b.failed = true;
+    } else b.failed = true;
     free(end);
     free(pa);
     return strbuf_take(&b, NULL);

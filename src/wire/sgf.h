@@ -21,10 +21,10 @@
 
 /* What the record says beyond the game itself; any field may be NULL/0. */
 typedef struct sgf_meta {
-    const char *game_id;     /* GN */
-    const char *black_name;  /* PB, when known */
-    const char *white_name;  /* PW, when known */
-    int64_t     started_ms;  /* DT (UTC date), 0 to leave it out */
+    const char *game_id;    /* GN */
+    const char *black_name; /* PB, when known */
+    const char *white_name; /* PW, when known */
+    int64_t started_ms;     /* DT (UTC date), 0 to leave it out */
 } sgf_meta;
 
 /* The SGF text of the game r (malloc'd, the caller frees), or NULL if the

@@ -17,16 +17,14 @@
 
 const char *view_json_color_name(int color) { return color_name(color); }
 
-const char *view_json_viewer_name(int v) {
-    return v == VIEWER_SPECTATOR ? "spectator" : color_name(v);
-}
+const char *view_json_viewer_name(int v) { return v == VIEWER_SPECTATOR ? "spectator" : color_name(v); }
 
 static const char *event_type(int kind) {
     switch ((event_kind)kind) {
-    case EV_MOVE:    return "move";
+    case EV_MOVE: return "move";
     case EV_ILLEGAL: return "illegal";
-    case EV_PASS:    return "pass";
-    case EV_RESIGN:  return "resign";
+    case EV_PASS: return "pass";
+    case EV_RESIGN: return "resign";
     case EV_TIMEOUT: return "timeout";
     case EV_FORFEIT: return "forfeit";
     }
@@ -54,8 +52,7 @@ cJSON *view_json_event(const observation *ob, int size) {
     cJSON *o = cJSON_CreateObject();
     if (!o) return NULL;
     char buf[VERTEX_BUF];
-    bool ok = cJSON_AddNumberToObject(o, "seq", ob->seq) &&
-              cJSON_AddNumberToObject(o, "turn", ob->turn) &&
+    bool ok = cJSON_AddNumberToObject(o, "seq", ob->seq) && cJSON_AddNumberToObject(o, "turn", ob->turn) &&
               cJSON_AddStringToObject(o, "type", event_type(ob->kind)) &&
               add_color_or_null(o, "color", ob->color);
     if (ok && ob->point >= 0)
@@ -77,8 +74,7 @@ cJSON *view_json_event(const observation *ob, int size) {
 cJSON *view_json_game(const view_table *t, const game_settings *s) {
     cJSON *o = cJSON_CreateObject();
     if (!o) return NULL;
-    bool ok = cJSON_AddStringToObject(o, "id", t->game_id) &&
-              cJSON_AddStringToObject(o, "mode", t->mode);
+    bool ok = cJSON_AddStringToObject(o, "id", t->game_id) && cJSON_AddStringToObject(o, "mode", t->mode);
     if (ok && t->level) ok = cJSON_AddStringToObject(o, "level", t->level) != NULL;
     cJSON *settings = ok ? settings_to_json(s) : NULL;
     if (!settings) {
@@ -107,7 +103,8 @@ static bool add_seats(cJSON *o, const view_table *t) {
             !cJSON_AddBoolToObject(seat, "connected", t->seat_connected[c]))
             return false;
         const char *name = t->seat_name[c];
-        if (!(name && *name ? cJSON_AddStringToObject(seat, "name", name) : cJSON_AddNullToObject(seat, "name")))
+        if (!(name && *name ? cJSON_AddStringToObject(seat, "name", name)
+                            : cJSON_AddNullToObject(seat, "name")))
             return false;
     }
     return true;
@@ -128,8 +125,7 @@ static bool add_stones(cJSON *o, const view *vw) {
     if (!stones) return false;
     int size = vw->settings.size;
     for (int c = BLACK; c <= WHITE; c++)
-        if (!add_vertex_list(stones, color_name(c), pts, collect(vw, c, 0, pts), size))
-            return false;
+        if (!add_vertex_list(stones, color_name(c), pts, collect(vw, c, 0, pts), size)) return false;
     return add_vertex_list(o, "handicap", pts, collect(vw, 0, VIEW_HANDICAP, pts), size);
 }
 
@@ -137,7 +133,7 @@ static bool add_stones(cJSON *o, const view *vw) {
 static bool add_rejected(cJSON *o, const view *vw) {
     point pts[BOARD_MAX_POINTS];
     int n = collect(vw, 0, VIEW_REJECTED, pts), size = vw->settings.size;
-    for (int i = 1; i < n; i++)          /* insertion sort by turn, stable */
+    for (int i = 1; i < n; i++) /* insertion sort by turn, stable */
         for (int j = i; j > 0 && vw->rejected_turn[pts[j - 1]] > vw->rejected_turn[pts[j]]; j--) {
             point tmp = pts[j];
             pts[j] = pts[j - 1];
@@ -183,8 +179,7 @@ static bool add_score(cJSON *res, const view *vw) {
     cJSON *b = bd ? cJSON_AddObjectToObject(bd, "black") : NULL;
     cJSON *w = bd ? cJSON_AddObjectToObject(bd, "white") : NULL;
     cJSON *terr = cJSON_AddObjectToObject(res, "territory");
-    return b && w && terr &&
-           cJSON_AddNumberToObject(b, "stones", collect(vw, BLACK, 0, tmp)) &&
+    return b && w && terr && cJSON_AddNumberToObject(b, "stones", collect(vw, BLACK, 0, tmp)) &&
            cJSON_AddNumberToObject(b, "territory", nb) &&
            cJSON_AddNumberToObject(w, "stones", collect(vw, WHITE, 0, tmp)) &&
            cJSON_AddNumberToObject(w, "territory", nw) &&
@@ -229,17 +224,13 @@ static bool add_view_fields(cJSON *o, const view *vw, const view_table *t, point
     char buf[VERTEX_BUF];
     int size = vw->settings.size;
     bool own = last_own >= 0 && vw->stone[last_own] == vw->viewer;
-    return cJSON_AddStringToObject(o, "viewer", view_json_viewer_name(vw->viewer)) &&
-           add_seats(o, t) &&
+    return cJSON_AddStringToObject(o, "viewer", view_json_viewer_name(vw->viewer)) && add_seats(o, t) &&
            cJSON_AddNumberToObject(o, "spectators", t->spectators) &&
-           cJSON_AddNumberToObject(o, "seq", vw->seq) &&
-           cJSON_AddNumberToObject(o, "turn", vw->turn) &&
-           add_color_or_null(o, "to_move", vw->to_move) &&
-           add_stones(o, vw) &&
+           cJSON_AddNumberToObject(o, "seq", vw->seq) && cJSON_AddNumberToObject(o, "turn", vw->turn) &&
+           add_color_or_null(o, "to_move", vw->to_move) && add_stones(o, vw) &&
            (own ? cJSON_AddStringToObject(o, "last_own", vertex_format(last_own, size, buf)) != NULL
                 : cJSON_AddNullToObject(o, "last_own") != NULL) &&
-           add_vertex_list(o, "tried", vw->tried, vw->n_tried, size) &&
-           add_rejected(o, vw) &&
+           add_vertex_list(o, "tried", vw->tried, vw->n_tried, size) && add_rejected(o, vw) &&
            add_pair(o, "prisoners", vw->captured_by[BLACK], vw->captured_by[WHITE]) &&
            add_pair(o, "on_board", vw->on_board[BLACK], vw->on_board[WHITE]) &&
            cJSON_AddNumberToObject(o, "passes", vw->passes) &&
@@ -299,8 +290,10 @@ static action_json_status check_fields(const cJSON *body, const cJSON **seq, con
                                        const cJSON **vertex, char *err, size_t errlen) {
     *seq = *kind = *vertex = NULL;
     for (const cJSON *f = body->child; f; f = f->next) {
-        const cJSON **slot = !strcmp(f->string, "seq") ? seq : !strcmp(f->string, "action") ? kind
-                           : !strcmp(f->string, "vertex") ? vertex : NULL;
+        const cJSON **slot = !strcmp(f->string, "seq")      ? seq
+                             : !strcmp(f->string, "action") ? kind
+                             : !strcmp(f->string, "vertex") ? vertex
+                                                            : NULL;
         if (!slot) {
             snprintf(err, errlen, "unknown field '%.40s'", f->string);
             return ACTION_JSON_BAD_REQUEST;
@@ -314,8 +307,8 @@ static action_json_status check_fields(const cJSON *body, const cJSON **seq, con
     return ACTION_JSON_OK;
 }
 
-action_json_status view_json_parse_action(const cJSON *body, int size, int color, action *out,
-                                          int *seq_out, char *err, size_t errlen) {
+action_json_status view_json_parse_action(const cJSON *body, int size, int color, action *out, int *seq_out,
+                                          char *err, size_t errlen) {
     const cJSON *seq, *kind, *vertex;
     if (!cJSON_IsObject(body)) {
         snprintf(err, errlen, "the body must be a JSON object");

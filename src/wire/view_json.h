@@ -23,17 +23,17 @@
 /* The public facts of a game table around the referee. */
 typedef struct view_table {
     const char *game_id;
-    const char *mode;            /* "online" | "hotseat" | "computer" */
-    const char *level;           /* computer level, or NULL */
-    const time_control *tc;      /* NULL: untimed ({"type":"none"}) */
-    bool public_game;            /* listed in the lobby */
-    bool seat_taken[3];          /* indexed by BLACK, WHITE */
+    const char *mode;       /* "online" | "hotseat" | "computer" */
+    const char *level;      /* computer level, or NULL */
+    const time_control *tc; /* NULL: untimed ({"type":"none"}) */
+    bool public_game;       /* listed in the lobby */
+    bool seat_taken[3];     /* indexed by BLACK, WHITE */
     bool seat_computer[3];
-    bool seat_connected[3];      /* a live connection (WebSocket) of that seat */
-    const char *rematch_id;      /* NULL or "" when none */
-    const char *seat_name[3];    /* display names, NULL or "" when none */
-    int spectators;              /* spectators connected now (a count only) */
-    bool cancelled;              /* cancelled before anyone took the other seat */
+    bool seat_connected[3];   /* a live connection (WebSocket) of that seat */
+    const char *rematch_id;   /* NULL or "" when none */
+    const char *seat_name[3]; /* display names, NULL or "" when none */
+    int spectators;           /* spectators connected now (a count only) */
+    bool cancelled;           /* cancelled before anyone took the other seat */
 } view_table;
 
 /* "black", "white", "spectator" (viewer) / NULL. */
@@ -65,12 +65,11 @@ cJSON *view_json_events_since(const referee *r, viewer v, int since);
  * opponent's colour; whether it is allowed is the games module's call. */
 typedef enum {
     ACTION_JSON_OK = 0,
-    ACTION_JSON_BAD_REQUEST,     /* missing/unknown field, wrong type or value: err names it */
-    ACTION_JSON_BAD_VERTEX       /* the vertex is not on this board */
+    ACTION_JSON_BAD_REQUEST, /* missing/unknown field, wrong type or value: err names it */
+    ACTION_JSON_BAD_VERTEX   /* the vertex is not on this board */
 } action_json_status;
 
-action_json_status view_json_parse_action(const cJSON *body, int size, int color,
-                                          action *out, int *seq_out,
+action_json_status view_json_parse_action(const cJSON *body, int size, int color, action *out, int *seq_out,
                                           char *err, size_t errlen);
 
 #endif

@@ -46,9 +46,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static server_ctx srv;
 
 typedef struct fixture {
-    char id[32], invite[128], token[3][128];   /* token[BLACK], token[WHITE] */
+    char id[32], invite[128], token[3][128]; /* token[BLACK], token[WHITE] */
 } fixture;
-static fixture fx[2];      /* [0] hotseat (both seats), [1] online (invite open) */
+static fixture fx[2]; /* [0] hotseat (both seats), [1] online (invite open) */
 static long inputs;
 
 /* Is the answer complete? For HTTP the server closes (Connection: close);
@@ -103,7 +103,7 @@ static char *exchange(const char *req, size_t len, bool websocket, size_t *out_l
     for (size_t off = 0; off < len;) {
         ssize_t n = send(fd, req + off, len - off, MSG_NOSIGNAL);
         if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) break;   /* the server may answer (413) and close before reading it all */
+        if (n <= 0) break; /* the server may answer (413) and close before reading it all */
         off += (size_t)n;
     }
     if (!websocket) shutdown(fd, SHUT_WR);
@@ -123,11 +123,12 @@ static char *exchange(const char *req, size_t len, bool websocket, size_t *out_l
     return buf;
 }
 
-static char *http(const char *method, const char *path, const char *token,
-                  const uint8_t *body, size_t body_len, size_t *out_len, int *status) {
+static char *http(const char *method, const char *path, const char *token, const uint8_t *body,
+                  size_t body_len, size_t *out_len, int *status) {
     size_t cap = 1024 + body_len;
     char *req = malloc(cap);
-    int h = snprintf(req, cap, "%s %s HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+    int h = snprintf(req, cap,
+                     "%s %s HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
                      "Content-Type: application/json\r\nContent-Length: %zu\r\n%s%s%s\r\n",
                      method, path, body_len, token ? "Authorization: Bearer " : "", token ? token : "",
                      token ? "\r\n" : "");
@@ -174,8 +175,10 @@ static void start_server(void) {
     char dir[] = "/dev/shm/pg-fuzz-XXXXXX", db[64], err[512];
     FUZZ_CHECK(mkdtemp(dir), "mkdtemp");
     snprintf(db, sizeof db, "%s/pg.db", dir);
-    char *argv[] = { "serve", "--port", "0", "--db", db, "--rate-limit", "0", "--create-limit", "0",
-                     "--threads", "4", "--max-websockets", "8", NULL };
+    char *argv[] = {
+        "serve", "--port",           "0", "--db", db, "--rate-limit", "0", "--create-limit", "0", "--threads",
+        "4",     "--max-websockets", "8", NULL
+    };
     FUZZ_CHECK(config_load(&srv.cfg, 13, argv, err, sizeof err) == CONFIG_OK, "config: %s", err);
     signal(SIGPIPE, SIG_IGN);
     mg_init_library(0);
@@ -193,14 +196,20 @@ static void start_server(void) {
 static void websocket_hello(const char *id, const uint8_t *msg, size_t len) {
     if (len > 8000) len = 8000;
     char *req = malloc(512 + len + 14);
-    int h = snprintf(req, 512, "GET /api/v1/games/%s/ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+    int h = snprintf(req, 512,
+                     "GET /api/v1/games/%s/ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
                      "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
-                     "Sec-WebSocket-Version: 13\r\n\r\n", id);
+                     "Sec-WebSocket-Version: 13\r\n\r\n",
+                     id);
     size_t n = (size_t)h;
     req[n++] = (char)0x81;
     if (len < 126) req[n++] = (char)(0x80 | len);
-    else { req[n++] = (char)(0x80 | 126); req[n++] = (char)(len >> 8); req[n++] = (char)len; }
-    memset(req + n, 0, 4);            /* a zero mask: the payload goes as is */
+    else {
+        req[n++] = (char)(0x80 | 126);
+        req[n++] = (char)(len >> 8);
+        req[n++] = (char)len;
+    }
+    memset(req + n, 0, 4); /* a zero mask: the payload goes as is */
     n += 4;
     memcpy(req + n, msg, len);
     size_t got;
@@ -211,12 +220,16 @@ static void websocket_hello(const char *id, const uint8_t *msg, size_t len) {
     size_t left = got - (size_t)((const char *)f - a);
     if (left >= 2 && (f[0] & 0x0f) == 1) {
         size_t plen = f[1] & 0x7f, off = 2;
-        if (plen == 126) { plen = (size_t)f[2] << 8 | f[3]; off = 4; }
+        if (plen == 126) {
+            plen = (size_t)f[2] << 8 | f[3];
+            off = 4;
+        }
         if (plen == 127) plen = SIZE_MAX;
         if (plen != SIZE_MAX && off + plen <= left) {
             cJSON *j = cJSON_ParseWithLength((const char *)f + off, plen);
             const char *type = cJSON_GetStringValue(cJSON_GetObjectItem(j, "type"));
-            FUZZ_CHECK(type && (!strcmp(type, "update") || !strcmp(type, "error")), "first frame: %.300s", f + off);
+            FUZZ_CHECK(type && (!strcmp(type, "update") || !strcmp(type, "error")), "first frame: %.300s",
+                       f + off);
             cJSON_Delete(j);
         }
     }
@@ -237,7 +250,8 @@ static void check_answer(const char *what, const char *answer, int status) {
         FUZZ_CHECK(j, "%s: answer %d is not JSON: %.300s", what, status, body);
         if (status >= 400) {
             const cJSON *e = cJSON_GetObjectItem(j, "error");
-            FUZZ_CHECK(cJSON_IsString(cJSON_GetObjectItem(e, "code")) && cJSON_IsString(cJSON_GetObjectItem(e, "message")),
+            FUZZ_CHECK(cJSON_IsString(cJSON_GetObjectItem(e, "code")) &&
+                           cJSON_IsString(cJSON_GetObjectItem(e, "message")),
                        "%s: error without code and message: %.300s", what, body);
         }
         cJSON_Delete(j);
@@ -255,21 +269,37 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     const fixture *f = &fx[q & 1];
     const uint8_t *body = data + fb.pos;
     size_t body_len = size - fb.pos;
-    const char *token = cred == 1 ? f->token[BLACK] : cred == 2 ? f->token[WHITE]
-                      : cred == 3 ? fx[!(q & 1)].token[BLACK] : cred == 4 ? "x" : NULL;
+    const char *token = cred == 1   ? f->token[BLACK]
+                        : cred == 2 ? f->token[WHITE]
+                        : cred == 3 ? fx[!(q & 1)].token[BLACK]
+                        : cred == 4 ? "x"
+                                    : NULL;
     if (token && !*token) token = NULL;
     char path[160];
     const char *method = "POST";
     switch (endpoint) {
     case 0: snprintf(path, sizeof path, "/api/v1/games"); break;
     case 1: snprintf(path, sizeof path, "/api/v1/games/%s/claim", f->id); break;
-    case 2: case 3: snprintf(path, sizeof path, "/api/v1/games/%s/actions", f->id); break;
-    case 4: method = "PUT"; snprintf(path, sizeof path, "/api/v1/games/%s/notes", f->id); break;
+    case 2:
+    case 3: snprintf(path, sizeof path, "/api/v1/games/%s/actions", f->id); break;
+    case 4:
+        method = "PUT";
+        snprintf(path, sizeof path, "/api/v1/games/%s/notes", f->id);
+        break;
     case 5: snprintf(path, sizeof path, "/api/v1/qr"); break;
-    case 6: method = "GET"; snprintf(path, sizeof path, "/api/v1/games/%s/events?since=%d", f->id, (int)q - 8); break;
+    case 6:
+        method = "GET";
+        snprintf(path, sizeof path, "/api/v1/games/%s/events?since=%d", f->id, (int)q - 8);
+        break;
     case 7: snprintf(path, sizeof path, "/api/v1/games/%s/rematch", f->id); break;
-    case 8: method = "GET"; snprintf(path, sizeof path, "/api/v1/games/%s", f->id); break;
-    case 9: method = "GET"; snprintf(path, sizeof path, "/api/v1/games/%s/sgf", f->id); break;
+    case 8:
+        method = "GET";
+        snprintf(path, sizeof path, "/api/v1/games/%s", f->id);
+        break;
+    case 9:
+        method = "GET";
+        snprintf(path, sizeof path, "/api/v1/games/%s/sgf", f->id);
+        break;
     default: websocket_hello(f->id, body, body_len); return 0;
     }
     size_t len;

@@ -24,9 +24,8 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static bool same_settings(const game_settings *a, const game_settings *b) {
-    return a->size == b->size && a->komi_x2 == b->komi_x2 && a->handicap == b->handicap &&
-           a->ko == b->ko && a->rules == b->rules && a->capture_target == b->capture_target &&
-           a->torus == b->torus;
+    return a->size == b->size && a->komi_x2 == b->komi_x2 && a->handicap == b->handicap && a->ko == b->ko &&
+           a->rules == b->rules && a->capture_target == b->capture_target && a->torus == b->torus;
 }
 
 static void check_settings(const char *text) {
@@ -47,7 +46,7 @@ static void check_settings(const char *text) {
 
 static void check_action(const char *text, size_t len, int size, int color) {
     cJSON *body = cJSON_ParseWithLength(text, len);
-    if (!cJSON_IsObject(body)) {   /* the server answers bad_json before parsing */
+    if (!cJSON_IsObject(body)) { /* the server answers bad_json before parsing */
         cJSON_Delete(body);
         return;
     }
@@ -66,7 +65,8 @@ static void check_action(const char *text, size_t len, int size, int color) {
     FUZZ_CHECK(a.color == actor, "the action's colour is not the seat's (or, for a claim, the opponent's)");
     FUZZ_CHECK(a.kind == ACT_ATTEMPT || a.kind == ACT_PASS || a.kind == ACT_RESIGN || a.kind == ACT_FORFEIT,
                "a client may not ask for action kind %d", a.kind);
-    if (a.kind == ACT_ATTEMPT) FUZZ_CHECK(a.point >= 0 && a.point < size * size, "attempt off the board: %d", a.point);
+    if (a.kind == ACT_ATTEMPT)
+        FUZZ_CHECK(a.point >= 0 && a.point < size * size, "attempt off the board: %d", a.point);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {

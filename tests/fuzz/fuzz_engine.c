@@ -45,8 +45,13 @@ static int flood_group(const board *b, point p, uint8_t *done, int *stones) {
         FUZZ_CHECK(b->group[q] == b->group[p], "stones %d and %d connected but in two groups", p, q);
         foreach_neighbour(b->geo, q, n) {
             if (n == BOARD_OFF_POINT) continue;
-            if (b->color[n] == EMPTY && !lib_seen[n]) { lib_seen[n] = 1; libs++; }
-            else if (b->color[n] == color && !done[n]) { done[n] = 1; stack[top++] = n; }
+            if (b->color[n] == EMPTY && !lib_seen[n]) {
+                lib_seen[n] = 1;
+                libs++;
+            } else if (b->color[n] == color && !done[n]) {
+                done[n] = 1;
+                stack[top++] = n;
+            }
         }
     }
     return libs;
@@ -62,11 +67,11 @@ static void check_board(const board *b) {
     for (point p = 0; p < b->npoints; p++) {
         if (b->color[p] == EMPTY || done[p]) continue;
         int stones, libs = flood_group(b, p, done, &stones);
-        FUZZ_CHECK(board_liberties(b, p) == libs, "board_liberties(%d) = %d, flood fill %d",
-                   p, board_liberties(b, p), libs);
+        FUZZ_CHECK(board_liberties(b, p) == libs, "board_liberties(%d) = %d, flood fill %d", p,
+                   board_liberties(b, p), libs);
         FUZZ_CHECK(board_in_atari(b, p) == (libs == 1), "board_in_atari(%d) wrong", p);
-        FUZZ_CHECK(b->grp[b->group[p]].stones == stones, "group size at %d: %d, flood fill %d",
-                   p, b->grp[b->group[p]].stones, stones);
+        FUZZ_CHECK(b->grp[b->group[p]].stones == stones, "group size at %d: %d, flood fill %d", p,
+                   b->grp[b->group[p]].stones, stones);
     }
 }
 
@@ -75,11 +80,11 @@ static void check_referee(const referee *r, const int moves[3], int handicap) {
     const board *b = referee_truth_board(r);
     int placed_black = moves[BLACK] + handicap;
     FUZZ_CHECK(placed_black - referee_captured_by(r, WHITE) == board_count(b, BLACK),
-               "black: %d placed, %d lost, %d on board", placed_black,
-               referee_captured_by(r, WHITE), board_count(b, BLACK));
+               "black: %d placed, %d lost, %d on board", placed_black, referee_captured_by(r, WHITE),
+               board_count(b, BLACK));
     FUZZ_CHECK(moves[WHITE] - referee_captured_by(r, BLACK) == board_count(b, WHITE),
-               "white: %d placed, %d lost, %d on board", moves[WHITE],
-               referee_captured_by(r, BLACK), board_count(b, WHITE));
+               "white: %d placed, %d lost, %d on board", moves[WHITE], referee_captured_by(r, BLACK),
+               board_count(b, WHITE));
     int n;
     const point *tried = referee_tried(r, &n);
     int mover = referee_to_move(r);
@@ -92,7 +97,8 @@ static void check_referee(const referee *r, const int moves[3], int handicap) {
 }
 
 static bool is_handicap_point(const point *hp, int nh, point p) {
-    for (int i = 0; i < nh; i++) if (hp[i] == p) return true;
+    for (int i = 0; i < nh; i++)
+        if (hp[i] == p) return true;
     return false;
 }
 
@@ -109,11 +115,11 @@ static void check_observation(const referee *r, viewer v, const observation *ob,
     }
     bool actor = (int)v == ev->color;
     if (ev->kind == EV_MOVE || ev->kind == EV_ILLEGAL) {
-        FUZZ_CHECK(ob->point == (actor ? ev->point : NO_POINT),
-                   "viewer %d sees point %d of %s attempt", v, ob->point, actor ? "its own" : "another's");
+        FUZZ_CHECK(ob->point == (actor ? ev->point : NO_POINT), "viewer %d sees point %d of %s attempt", v,
+                   ob->point, actor ? "its own" : "another's");
         bool told = actor && s->rules == RULES_HAMBURG && ev->kind == EV_ILLEGAL;
-        FUZZ_CHECK(ob->reason == (told ? (int)ev->reason : ILLEGAL_NONE),
-                   "viewer %d: illegal reason %d", v, ob->reason);
+        FUZZ_CHECK(ob->reason == (told ? (int)ev->reason : ILLEGAL_NONE), "viewer %d: illegal reason %d", v,
+                   ob->reason);
     }
     int owner = color_other(ev->color);
     bool points_told = s->rules != RULES_HAMBURG || (int)v == owner;
@@ -132,7 +138,8 @@ static void check_view(const referee *r, const view *vw, const point *hp, int nh
     FUZZ_CHECK(vw->on_board[BLACK] == board_count(b, BLACK) && vw->on_board[WHITE] == board_count(b, WHITE),
                "public stone counts wrong");
     FUZZ_CHECK(vw->captured_by[BLACK] == referee_captured_by(r, BLACK) &&
-               vw->captured_by[WHITE] == referee_captured_by(r, WHITE), "prisoners wrong");
+                   vw->captured_by[WHITE] == referee_captured_by(r, WHITE),
+               "prisoners wrong");
     for (point p = 0; p < b->npoints; p++) {
         int seen = vw->stone[p], real = board_at(b, p);
         if (vw->over) {
@@ -144,9 +151,10 @@ static void check_view(const referee *r, const view *vw, const point *hp, int nh
                        v, p, seen, real);
         if (seen != EMPTY && seen != (int)v)
             FUZZ_CHECK((vw->mark[p] & VIEW_HANDICAP) && is_handicap_point(hp, nh, p),
-                       "HIDDEN STONE: viewer %d sees colour %d at %d (not a public handicap stone)", v, seen, p);
+                       "HIDDEN STONE: viewer %d sees colour %d at %d (not a public handicap stone)", v, seen,
+                       p);
     }
-    if (vw->over) return;   /* the tried set of the last turn may stay: nothing is hidden any more */
+    if (vw->over) return; /* the tried set of the last turn may stay: nothing is hidden any more */
     if ((int)v == referee_to_move(r)) {
         int n;
         const point *tried = referee_tried(r, &n);
@@ -159,12 +167,13 @@ static void check_view(const referee *r, const view *vw, const point *hp, int nh
 }
 
 /* Checks one referee_apply against what the board says beforehand. */
-static void check_verdict(const referee *r, action a, refusal why, const ref_event *ev,
-                          const board *before, int events_before) {
+static void check_verdict(const referee *r, action a, refusal why, const ref_event *ev, const board *before,
+                          int events_before) {
     if (why != REFUSE_NONE) {
         FUZZ_CHECK(referee_event_count(r) == events_before, "a refusal (%d) added an event", why);
         FUZZ_CHECK(board_hash(referee_truth_board(r)) == board_hash(before), "a refusal changed the board");
-        if (why == REFUSE_BAD_VERTEX) FUZZ_CHECK(!board_on(before, a.point), "refused good vertex %d", a.point);
+        if (why == REFUSE_BAD_VERTEX)
+            FUZZ_CHECK(!board_on(before, a.point), "refused good vertex %d", a.point);
         if (why == REFUSE_OWN_STONE)
             FUZZ_CHECK(board_on(before, a.point) && board_at(before, a.point) == a.color, "not own stone");
         return;
@@ -180,7 +189,9 @@ static void check_verdict(const referee *r, action a, refusal why, const ref_eve
         return;
     }
     FUZZ_CHECK(ev->kind == EV_ILLEGAL, "an attempt gave event kind %d", ev->kind);
-    illegal_reason want = m == MOVE_OCCUPIED ? ILLEGAL_OCCUPIED : m == MOVE_SUICIDE ? ILLEGAL_SUICIDE : ILLEGAL_KO;
+    illegal_reason want = m == MOVE_OCCUPIED  ? ILLEGAL_OCCUPIED
+                          : m == MOVE_SUICIDE ? ILLEGAL_SUICIDE
+                                              : ILLEGAL_KO;
     FUZZ_CHECK(ev->reason == want, "illegal reason %d, board says %d", ev->reason, m);
     if (m == MOVE_OK)
         FUZZ_CHECK(referee_settings(r)->ko == KO_SUPERKO, "a legal move refused as ko under simple ko");
@@ -193,12 +204,15 @@ static void check_replay(const referee *r) {
     int n = referee_event_count(r);
     for (int seq = 1; seq <= n; seq++) {
         const ref_event *ev;
-        FUZZ_CHECK(referee_apply(twin, *referee_action(r, seq), &ev) == REFUSE_NONE, "replay refused %d", seq);
+        FUZZ_CHECK(referee_apply(twin, *referee_action(r, seq), &ev) == REFUSE_NONE, "replay refused %d",
+                   seq);
         const ref_event *orig = referee_event(r, seq);
-        FUZZ_CHECK(ev->kind == orig->kind && ev->point == orig->point && ev->captured_count == orig->captured_count,
+        FUZZ_CHECK(ev->kind == orig->kind && ev->point == orig->point &&
+                       ev->captured_count == orig->captured_count,
                    "replay differs at seq %d", seq);
     }
-    FUZZ_CHECK(board_hash(referee_truth_board(twin)) == board_hash(referee_truth_board(r)), "replay: boards differ");
+    FUZZ_CHECK(board_hash(referee_truth_board(twin)) == board_hash(referee_truth_board(r)),
+               "replay: boards differ");
     static view a, b;
     for (int v = VIEWER_BLACK; v <= VIEWER_SPECTATOR; v++) {
         view_build(r, (viewer)v, &a);
@@ -246,7 +260,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     for (int v = VIEWER_BLACK; v <= VIEWER_SPECTATOR; v++) {
         view_build(r, (viewer)v, &rebuilt);
-        if (!rebuilt.over)   /* once over, old observations become the full truth */
+        if (!rebuilt.over) /* once over, old observations become the full truth */
             FUZZ_CHECK(memcmp(&rebuilt, &incremental[v], sizeof rebuilt) == 0,
                        "view_build differs from the fold of observations (viewer %d)", v);
         check_view(r, &rebuilt, hp, nh);

@@ -13,7 +13,7 @@
 static inline game_settings settings_from(fuzz_bytes *fb) {
     game_settings s = settings_default();
     unsigned a = fuzz_u8(fb), b = fuzz_u8(fb), c = fuzz_u8(fb);
-    s.size = (a & 0x80) ? 5 + (int)(a % 21) : 5 + (int)(a % 5);   /* mostly small boards */
+    s.size = (a & 0x80) ? 5 + (int)(a % 21) : 5 + (int)(a % 5); /* mostly small boards */
     s.torus = b & 1;
     s.ko = (b & 2) ? KO_SUPERKO : KO_SIMPLE;
     s.rules = (referee_rules)((b >> 2) % 3);
@@ -29,12 +29,15 @@ static inline action action_from(fuzz_bytes *fb, const referee *r) {
     action a;
     unsigned k = fuzz_u8(fb), who = fuzz_u8(fb);
     int mover = referee_to_move(r);
-    a.kind = k < 230 ? ACT_ATTEMPT : k < 248 ? ACT_PASS : k < 252 ? ACT_RESIGN
-           : k < 254 ? ACT_TIMEOUT : ACT_FORFEIT;
+    a.kind = k < 230   ? ACT_ATTEMPT
+             : k < 248 ? ACT_PASS
+             : k < 252 ? ACT_RESIGN
+             : k < 254 ? ACT_TIMEOUT
+                       : ACT_FORFEIT;
     if (who < 232) a.color = mover != EMPTY ? mover : BLACK;
     else a.color = (int[]){ BLACK, WHITE, EMPTY, 3, -1, 7, 1000, WHITE }[who & 7];
     int npoints = referee_settings(r)->size * referee_settings(r)->size;
-    a.point = (point)((int)fuzz_below(fb, (unsigned)npoints + 4) - 2);   /* -2..npoints+1 */
+    a.point = (point)((int)fuzz_below(fb, (unsigned)npoints + 4) - 2); /* -2..npoints+1 */
     return a;
 }
 

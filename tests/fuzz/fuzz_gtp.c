@@ -46,9 +46,15 @@ static void leading_id(const char *line, size_t len, char *id, size_t cap) {
     size_t n = 0, i = 0;
     for (; i < len && line[i] != '\n' && line[i] != '#'; i++) {
         unsigned char c = (unsigned char)line[i];
-        if (c == ' ' || c == '\t') { if (n) break; continue; }
+        if (c == ' ' || c == '\t') {
+            if (n) break;
+            continue;
+        }
         if (c < 32 || c == 127) continue;
-        if (!isdigit(c)) { n = 0; break; }
+        if (!isdigit(c)) {
+            n = 0;
+            break;
+        }
         if (n + 1 < cap) id[n] = (char)c;
         n++;
     }

@@ -48,7 +48,7 @@ static int check_output(char *out, int *overs) {
         FUZZ_CHECK(cJSON_IsObject(json), "output line %d is not a JSON object: %s", lines + 1, line);
         if (cJSON_IsTrue(cJSON_GetObjectItem(json, "over"))) (*overs)++;
         FUZZ_CHECK(*overs == 0 || cJSON_IsTrue(cJSON_GetObjectItem(json, "over")) ||
-                   !strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(json, "result")) ?: "", "refused"),
+                       !strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(json, "result")) ?: "", "refused"),
                    "an action was judged after the end: %s", line);
         cJSON_Delete(json);
         lines++;
@@ -57,7 +57,7 @@ static int check_output(char *out, int *overs) {
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    if (size == 0) return 0;   /* fmemopen refuses an empty buffer */
+    if (size == 0) return 0; /* fmemopen refuses an empty buffer */
     FILE *in = fmemopen((void *)data, size, "r");
     char *out = NULL;
     size_t out_len = 0;
@@ -65,10 +65,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     FILE *muted = fopen("/dev/null", "w");
     FUZZ_CHECK(in && captured && muted, "cannot set up the streams");
     FILE *saved_in = stdin, *saved_out = stdout, *saved_err = stderr;
-    stdin = in; stdout = captured; stderr = muted;
+    stdin = in;
+    stdout = captured;
+    stderr = muted;
     char *argv[] = { "referee", NULL };
     int rc = cmd_referee(1, argv);
-    stdin = saved_in; stdout = saved_out; stderr = saved_err;
+    stdin = saved_in;
+    stdout = saved_out;
+    stderr = saved_err;
     fclose(in);
     fclose(muted);
     fclose(captured);
@@ -76,10 +80,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     int overs, lines = check_output(out, &overs);
     FUZZ_CHECK(overs <= 1, "%d end lines", overs);
     if (rc == 0)
-        FUZZ_CHECK(lines == action_lines(data, size) + overs, "%d output lines for %d action lines",
-                   lines, action_lines(data, size));
-    else
-        FUZZ_CHECK(lines <= action_lines(data, size) + overs, "more output than input");
+        FUZZ_CHECK(lines == action_lines(data, size) + overs, "%d output lines for %d action lines", lines,
+                   action_lines(data, size));
+    else FUZZ_CHECK(lines <= action_lines(data, size) + overs, "more output than input");
     free(out);
     return 0;
 }

@@ -26,9 +26,7 @@ static inline fuzz_bytes fuzz_bytes_of(const uint8_t *data, size_t size) {
 
 static inline int fuzz_left(const fuzz_bytes *fb) { return fb->pos < fb->size; }
 
-static inline unsigned fuzz_u8(fuzz_bytes *fb) {
-    return fb->pos < fb->size ? fb->data[fb->pos++] : 0;
-}
+static inline unsigned fuzz_u8(fuzz_bytes *fb) { return fb->pos < fb->size ? fb->data[fb->pos++] : 0; }
 
 static inline unsigned fuzz_u16(fuzz_bytes *fb) {
     unsigned hi = fuzz_u8(fb);
@@ -40,14 +38,14 @@ static inline unsigned fuzz_below(fuzz_bytes *fb, unsigned n) {
     return (n > 256 ? fuzz_u16(fb) : fuzz_u8(fb)) % n;
 }
 
-#define FUZZ_CHECK(cond, ...) do {                                         \
-        if (!(cond)) {                                                     \
-            fprintf(stderr, "invariant failed at %s:%d: %s: ", __FILE__,   \
-                    __LINE__, #cond);                                      \
-            fprintf(stderr, __VA_ARGS__);                                  \
-            fputc('\n', stderr);                                           \
-            abort();                                                       \
-        }                                                                  \
+#define FUZZ_CHECK(cond, ...)                                                              \
+    do {                                                                                   \
+        if (!(cond)) {                                                                     \
+            fprintf(stderr, "invariant failed at %s:%d: %s: ", __FILE__, __LINE__, #cond); \
+            fprintf(stderr, __VA_ARGS__);                                                  \
+            fputc('\n', stderr);                                                           \
+            abort();                                                                       \
+        }                                                                                  \
     } while (0)
 
 #endif

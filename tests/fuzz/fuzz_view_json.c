@@ -28,7 +28,9 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* Points each viewer may name: [viewer][point]. */
-typedef struct known { uint8_t may_name[4][BOARD_MAX_POINTS]; } known;
+typedef struct known {
+    uint8_t may_name[4][BOARD_MAX_POINTS];
+} known;
 
 /* Adds what viewer v learns from event seq to k. */
 static void learn(known *k, const referee *r, viewer v, int seq) {
@@ -50,8 +52,8 @@ static void check_strings(const cJSON *json, const referee *r, viewer v, const k
             if (vertex_parse(it->valuestring, b->size, &p) && board_on(b, p)) {
                 bool own = v != VIEWER_SPECTATOR && board_at(b, p) == (int)v;
                 FUZZ_CHECK(own || k->may_name[v][p],
-                           "LEAK: %s for viewer %d names %s (truth there: %d) which it may not know",
-                           what, v, it->valuestring, board_at(b, p));
+                           "LEAK: %s for viewer %d names %s (truth there: %d) which it may not know", what, v,
+                           it->valuestring, board_at(b, p));
             }
         }
         if (it->child) check_strings(it->child, r, v, k, what);
@@ -82,8 +84,8 @@ static void check_viewer(const referee *r, viewer v, const view_table *t, const 
     else check_strings(vw, r, v, k, "view");
     cJSON *events = view_json_events_since(r, v, since);
     FUZZ_CHECK(cJSON_IsArray(events), "events_since is not an array");
-    FUZZ_CHECK(cJSON_GetArraySize(events) == referee_event_count(r) - since,
-               "events since %d: %d of %d", since, cJSON_GetArraySize(events), referee_event_count(r));
+    FUZZ_CHECK(cJSON_GetArraySize(events) == referee_event_count(r) - since, "events since %d: %d of %d",
+               since, cJSON_GetArraySize(events), referee_event_count(r));
     if (!over) check_strings(events, r, v, k, "events");
     cJSON_Delete(events);
     cJSON_Delete(vw);
@@ -101,8 +103,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     int nh = handicap_points(s.size, s.handicap, hp);
     for (int i = 0; i < nh; i++)
         for (int v = VIEWER_BLACK; v <= VIEWER_SPECTATOR; v++) k.may_name[v][hp[i]] = 1;
-    view_table t = { .game_id = "fuzzgame01", .mode = "online",
-                     .seat_taken = { false, true, true }, .rematch_id = NULL };
+    view_table t = {
+        .game_id = "fuzzgame01", .mode = "online", .seat_taken = { false, true, true }, .rematch_id = NULL
+    };
     for (int steps = 0; fuzz_left(&fb) && steps < 1000; steps++) {
         action a = action_from(&fb, r);
         const ref_event *ev;
@@ -112,7 +115,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
          * (fuzz-chosen) and at the end, or long games would crawl. */
         unsigned pick = fuzz_u8(&fb);
         if ((pick & 7) != 0 && !ev->ended) continue;
-        int since = (int)((pick >> 3) % (unsigned)(ev->seq + 1));   /* 0..seq */
+        int since = (int)((pick >> 3) % (unsigned)(ev->seq + 1)); /* 0..seq */
         for (int v = VIEWER_BLACK; v <= VIEWER_SPECTATOR; v++) check_viewer(r, (viewer)v, &t, &k, since);
     }
     referee_free(r);

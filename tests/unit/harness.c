@@ -8,13 +8,19 @@
 
 #define MAX_TESTS 4096
 
-struct test_case { const char *name, *file; test_fn fn; };
+struct test_case {
+    const char *name, *file;
+    test_fn fn;
+};
 static struct test_case tests[MAX_TESTS];
 static int test_count;
 static int failures_in_current;
 
 void harness_register(const char *name, const char *file, test_fn fn) {
-    if (test_count == MAX_TESTS) { fprintf(stderr, "harness: too many tests\n"); exit(2); }
+    if (test_count == MAX_TESTS) {
+        fprintf(stderr, "harness: too many tests\n");
+        exit(2);
+    }
     tests[test_count++] = (struct test_case){ name, file, fn };
 }
 
@@ -31,8 +37,7 @@ static bool matches(const char *filter, const char *name, const char *file) {
     char copy[512];
     snprintf(copy, sizeof copy, "%s", filter);
     for (char *save = NULL, *part = strtok_r(copy, ",", &save); part; part = strtok_r(NULL, ",", &save))
-        if (strstr(name, part) || strstr(file, part))
-            return true;
+        if (strstr(name, part) || strstr(file, part)) return true;
     return false;
 }
 

@@ -62,7 +62,7 @@ TEST(board_text_round_trip) {
     CHECK(board_to_text(&b, text, sizeof text));
     CHECK_EQ_STR(text, ".XO..\n.....\nX...O\n.....\nO...X\n");
     board bad;
-    CHECK(!board_from_text(&bad, ". X\nX .\n", false));                     /* too small */
+    CHECK(!board_from_text(&bad, ". X\nX .\n", false)); /* too small */
     CHECK(!board_from_text(&bad, "X O . . .\nO . . . .\n. . . . .\n. . . . .\n. . . .\n", false));
     CHECK(!board_from_text(&bad, "X O . . .\nO . . . .\n. . . . .\n. . . . .\n. . . . .\n", false));
 }
@@ -74,12 +74,12 @@ TEST(board_capture_in_centre_edge_and_corner) {
                 ". . . . .\n"
                 "O X . . .\n");
     point cap[BOARD_MAX_POINTS];
-    CHECK(board_would_atari(&b, BLACK, vtx(5, "C2")) == false);   /* captures, no atari left */
+    CHECK(board_would_atari(&b, BLACK, vtx(5, "C2")) == false); /* captures, no atari left */
     CHECK_EQ_INT(board_play(&b, BLACK, vtx(5, "C2"), cap), 1);
     CHECK_EQ_INT(cap[0], vtx(5, "C3"));
     CHECK_EQ_INT(board_captures(&b, BLACK), 1);
     CHECK(board_consistent(&b));
-    CHECK_EQ_INT(play(&b, BLACK, "A2"), 1);                          /* corner stone A1 */
+    CHECK_EQ_INT(play(&b, BLACK, "A2"), 1); /* corner stone A1 */
     CHECK(same_text(&b, ". . . . .\n"
                         ". . X . .\n"
                         ". X . X .\n"
@@ -99,7 +99,7 @@ TEST(board_multi_stone_capture_and_merge) {
     CHECK_EQ_INT(play(&b, BLACK, "C3"), 0);
     CHECK(board_in_atari(&b, vtx(5, "B4")));
     CHECK_EQ_INT(play(&b, BLACK, "D3"), 4);
-    CHECK(b.group[vtx(5, "C3")] == b.group[vtx(5, "E4")]);   /* one merged black chain */
+    CHECK(b.group[vtx(5, "C3")] == b.group[vtx(5, "E4")]); /* one merged black chain */
     CHECK_EQ_INT(board_count(&b, WHITE), 0);
 }
 
@@ -110,8 +110,8 @@ TEST(board_single_stone_suicide) {
                 ". . . . .\n"
                 ". . . . .\n");
     CHECK_EQ_INT(board_check(&b, WHITE, vtx(5, "B4")), MOVE_SUICIDE);
-    CHECK_EQ_INT(board_check(&b, WHITE, vtx(5, "A5")), MOVE_SUICIDE);   /* corner */
-    CHECK_EQ_INT(board_check(&b, BLACK, vtx(5, "B4")), MOVE_OK);         /* own eye: legal */
+    CHECK_EQ_INT(board_check(&b, WHITE, vtx(5, "A5")), MOVE_SUICIDE); /* corner */
+    CHECK_EQ_INT(board_check(&b, BLACK, vtx(5, "B4")), MOVE_OK);      /* own eye: legal */
     CHECK_EQ_INT(board_check(&b, WHITE, vtx(5, "B5")), MOVE_OCCUPIED);
 }
 
@@ -139,15 +139,15 @@ TEST(board_simple_ko) {
                 "X O . O .\n"
                 ". X O . .\n"
                 ". . . . .\n");
-    CHECK_EQ_INT(play(&b, BLACK, "C3"), 1);                         /* takes the ko */
+    CHECK_EQ_INT(play(&b, BLACK, "C3"), 1); /* takes the ko */
     CHECK_EQ_INT(board_ko(&b), vtx(5, "B3"));
-    CHECK_EQ_INT(board_check(&b, WHITE, vtx(5, "B3")), MOVE_KO);    /* no immediate retake */
-    CHECK_EQ_INT(board_check(&b, BLACK, vtx(5, "B3")), MOVE_OK);    /* black may fill it */
-    play(&b, WHITE, "E5");                                          /* a threat elsewhere */
+    CHECK_EQ_INT(board_check(&b, WHITE, vtx(5, "B3")), MOVE_KO); /* no immediate retake */
+    CHECK_EQ_INT(board_check(&b, BLACK, vtx(5, "B3")), MOVE_OK); /* black may fill it */
+    play(&b, WHITE, "E5");                                       /* a threat elsewhere */
     play(&b, BLACK, "E1");
-    CHECK_EQ_INT(play(&b, WHITE, "B3"), 1);                         /* now the retake is fine */
+    CHECK_EQ_INT(play(&b, WHITE, "B3"), 1); /* now the retake is fine */
     CHECK_EQ_INT(board_check(&b, BLACK, vtx(5, "C3")), MOVE_KO);
-    board_pass(&b);                                                 /* a pass lifts it */
+    board_pass(&b); /* a pass lifts it */
     CHECK_EQ_INT(board_check(&b, BLACK, vtx(5, "C3")), MOVE_OK);
 }
 
@@ -157,11 +157,11 @@ TEST(board_snapback_is_not_ko) {
                 ". . X X X\n"
                 ". X O O O\n"
                 ". X O . .\n");
-    CHECK(board_would_atari(&b, BLACK, vtx(5, "E1")));   /* the throw-in ataris */
+    CHECK(board_would_atari(&b, BLACK, vtx(5, "E1"))); /* the throw-in ataris */
     CHECK_EQ_INT(play(&b, BLACK, "E1"), 0);
-    CHECK_EQ_INT(play(&b, WHITE, "D1"), 1);              /* white takes one... */
-    CHECK_EQ_INT(board_ko(&b), NO_POINT);                /* ...with a five-stone group: no ko */
-    CHECK_EQ_INT(play(&b, BLACK, "E1"), 5);              /* and black takes five */
+    CHECK_EQ_INT(play(&b, WHITE, "D1"), 1); /* white takes one... */
+    CHECK_EQ_INT(board_ko(&b), NO_POINT);   /* ...with a five-stone group: no ko */
+    CHECK_EQ_INT(play(&b, BLACK, "E1"), 5); /* and black takes five */
     CHECK(same_text(&b, ". . . . .\n"
                         ". . . . .\n"
                         ". . X X X\n"
@@ -181,13 +181,13 @@ TEST(board_capture_across_torus_edge) {
                       "O X . . . . . . .\n";
     board plane = B(pos), torus = T(pos);
     CHECK_EQ_INT(board_liberties(&plane, vtx(9, "A1")), 1);
-    CHECK_EQ_INT(board_liberties(&torus, vtx(9, "A1")), 3);   /* A2, J1 and A9 */
+    CHECK_EQ_INT(board_liberties(&torus, vtx(9, "A1")), 3); /* A2, J1 and A9 */
     CHECK_EQ_INT(play(&plane, BLACK, "A2"), 1);
     CHECK_EQ_INT(play(&torus, BLACK, "A2"), 0);
     CHECK(board_would_atari(&torus, BLACK, vtx(9, "J1")));
     CHECK_EQ_INT(play(&torus, BLACK, "J1"), 0);
-    CHECK_EQ_INT(board_check(&torus, WHITE, vtx(9, "A9")), MOVE_OK);   /* white could extend... */
-    CHECK_EQ_INT(play(&torus, BLACK, "A9"), 1);                        /* ...black captures across */
+    CHECK_EQ_INT(board_check(&torus, WHITE, vtx(9, "A9")), MOVE_OK); /* white could extend... */
+    CHECK_EQ_INT(play(&torus, BLACK, "A9"), 1);                      /* ...black captures across */
     CHECK_EQ_INT(board_at(&torus, vtx(9, "A1")), EMPTY);
     CHECK_EQ_INT(board_captures(&torus, BLACK), 1);
 }
@@ -222,7 +222,7 @@ TEST(board_torus_groups_and_regions_wrap) {
                 ". . . . . . . . .\n");
     board_score_area(&p, &black, &white);
     CHECK_EQ_INT(black, 2);
-    CHECK_EQ_INT(white, 9 + 36);   /* the lower half touches only white */
+    CHECK_EQ_INT(white, 9 + 36); /* the lower half touches only white */
 }
 
 TEST(board_atari_announcement_is_new_atari_only) {
@@ -231,12 +231,12 @@ TEST(board_atari_announcement_is_new_atari_only) {
                 ". . O X .\n"
                 ". . . . .\n"
                 ". . . . .\n");
-    CHECK(!board_would_atari(&b, BLACK, vtx(5, "B3")));   /* 3 -> 2 liberties */
+    CHECK(!board_would_atari(&b, BLACK, vtx(5, "B3"))); /* 3 -> 2 liberties */
     play(&b, BLACK, "B3");
-    CHECK(board_would_atari(&b, BLACK, vtx(5, "C2")));    /* 2 -> 1 */
+    CHECK(board_would_atari(&b, BLACK, vtx(5, "C2"))); /* 2 -> 1 */
     play(&b, BLACK, "C2");
-    CHECK(!board_would_atari(&b, BLACK, vtx(5, "D4")));   /* captures: no atari left */
-    CHECK(!board_would_atari(&b, BLACK, vtx(5, "E5")));   /* not adjacent to anything */
+    CHECK(!board_would_atari(&b, BLACK, vtx(5, "D4"))); /* captures: no atari left */
+    CHECK(!board_would_atari(&b, BLACK, vtx(5, "E5"))); /* not adjacent to anything */
 }
 
 TEST(board_eyes_true_and_false) {
@@ -245,17 +245,17 @@ TEST(board_eyes_true_and_false) {
                 ". X . . .\n"
                 ". . . . .\n"
                 "X X . . .\n");
-    CHECK(board_is_eye(&b, BLACK, vtx(5, "B4")));      /* one opponent diagonal: still an eye */
-    CHECK(board_is_eye(&b, BLACK, vtx(5, "A5")));      /* corner, no opponent diagonal */
+    CHECK(board_is_eye(&b, BLACK, vtx(5, "B4"))); /* one opponent diagonal: still an eye */
+    CHECK(board_is_eye(&b, BLACK, vtx(5, "A5"))); /* corner, no opponent diagonal */
     CHECK(!board_is_eye(&b, WHITE, vtx(5, "B4")));
-    CHECK(!board_is_eye(&b, BLACK, vtx(5, "C5")));     /* edge with an opponent diagonal */
-    CHECK(!board_is_eye(&b, BLACK, vtx(5, "C3")));     /* not surrounded */
+    CHECK(!board_is_eye(&b, BLACK, vtx(5, "C5"))); /* edge with an opponent diagonal */
+    CHECK(!board_is_eye(&b, BLACK, vtx(5, "C3"))); /* not surrounded */
     board f = B(". . . . .\n"
                 ". . . . .\n"
                 ". . . . .\n"
                 "X O . . .\n"
                 ". X . . .\n");
-    CHECK(!board_is_eye(&f, BLACK, vtx(5, "A1")));     /* corner, white on the diagonal: false */
+    CHECK(!board_is_eye(&f, BLACK, vtx(5, "A1"))); /* corner, white on the diagonal: false */
 }
 
 TEST(board_hash_after_matches_play) {
@@ -313,7 +313,7 @@ TEST(board_copy_equals_assignment) {
     board_copy(&c, &a);
     CHECK(board_consistent(&c));
     CHECK_EQ_INT(play(&c, BLACK, "C4"), 1);
-    CHECK_EQ_INT(board_at(&a, vtx(5, "B4")), WHITE);   /* the original is untouched */
+    CHECK_EQ_INT(board_at(&a, vtx(5, "B4")), WHITE); /* the original is untouched */
     CHECK(board_consistent(&a));
 }
 
@@ -338,9 +338,9 @@ TEST(board_territory_matches_the_score) {
                 ". . . . . . .\n");
     uint8_t owner[BOARD_MAX_POINTS];
     board_territory(b.geo, b.color, owner);
-    CHECK_EQ_INT(owner[vtx(7, "A4")], EMPTY);   /* seki: both colours */
+    CHECK_EQ_INT(owner[vtx(7, "A4")], EMPTY); /* seki: both colours */
     CHECK_EQ_INT(owner[vtx(7, "G7")], WHITE);
-    CHECK_EQ_INT(owner[vtx(7, "A5")], EMPTY);   /* a stone */
+    CHECK_EQ_INT(owner[vtx(7, "A5")], EMPTY); /* a stone */
     int counted[3] = { 0, 0, 0 }, black, white;
     for (point p = 0; p < b.npoints; p++) counted[owner[p]] += b.color[p] == EMPTY;
     board_score_area(&b, &black, &white);
@@ -380,7 +380,7 @@ TEST(board_neighbour_macros_visit_four_points) {
     }
     CHECK_EQ_INT(n, 4);
     CHECK_EQ_INT(off, 2);
-    CHECK_EQ_INT(seen[0], vtx(5, "A2"));   /* N, S, W, E */
+    CHECK_EQ_INT(seen[0], vtx(5, "A2")); /* N, S, W, E */
     CHECK_EQ_INT(seen[3], vtx(5, "B1"));
     n = 0;
     foreach_diagonal(g, corner, q) {
@@ -424,7 +424,7 @@ TEST(board_invariant_checker_finds_damage) {
     b.stones[WHITE]++;
     CHECK(board_invariant_violation(&b) != NULL);
     b = good;
-    b.ko = vtx(5, "B4");   /* a stone, and no ko colour */
+    b.ko = vtx(5, "B4"); /* a stone, and no ko colour */
     CHECK(board_invariant_violation(&b) != NULL);
 }
 
@@ -487,10 +487,10 @@ TEST(handicap_points_follow_gtp) {
     check_handicap(7, 4, "C3 E5 C5 E3");
     check_handicap(7, 2, "C3 E5");
     point pts[HANDICAP_MAX];
-    CHECK_EQ_INT(handicap_points(7, 5, pts), -1);     /* at most 4 on 7x7 */
-    CHECK_EQ_INT(handicap_points(10, 5, pts), -1);    /* and on even sizes */
+    CHECK_EQ_INT(handicap_points(7, 5, pts), -1);  /* at most 4 on 7x7 */
+    CHECK_EQ_INT(handicap_points(10, 5, pts), -1); /* and on even sizes */
     CHECK_EQ_INT(handicap_points(10, 4, pts), 4);
-    CHECK_EQ_INT(handicap_points(6, 2, pts), -1);     /* none below 7x7 */
+    CHECK_EQ_INT(handicap_points(6, 2, pts), -1); /* none below 7x7 */
     CHECK_EQ_INT(handicap_points(9, 1, pts), -1);
     CHECK_EQ_INT(handicap_points(9, 10, pts), -1);
     CHECK_EQ_INT(handicap_points(5, 0, pts), 0);

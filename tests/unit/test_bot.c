@@ -23,8 +23,10 @@ TEST(bot_fair_hidden_stone_changes_nothing) {
         bot_config cfg;
         CHECK(bot_config_parse(fair_players[i], &cfg));
         duel *a = duel_new(&s), *b = duel_new(&s);
-        duel_play(a, "E5"); duel_play(b, "E5");
-        duel_play(a, "A1"); duel_play(b, "J9");
+        duel_play(a, "E5");
+        duel_play(b, "E5");
+        duel_play(a, "A1");
+        duel_play(b, "J9");
         CHECK(same_memory(a, b, BLACK));
         for (uint64_t seed = 1; seed <= 3; seed++)
             CHECK_EQ_INT(bot_choose(&cfg, &a->mem[BLACK], seed, NULL),
@@ -53,10 +55,8 @@ TEST(bot_fair_over_a_game) {
             CHECK_EQ_INT(pa, pb);
             compared++;
         }
-        if (referee_to_move(a->ref) != WHITE || referee_to_move(b->ref) != WHITE)
-            break;
-        if (duel_play(a, white_a[turn]) != REFUSE_NONE || duel_play(b, white_b[turn]) != REFUSE_NONE)
-            break;
+        if (referee_to_move(a->ref) != WHITE || referee_to_move(b->ref) != WHITE) break;
+        if (duel_play(a, white_a[turn]) != REFUSE_NONE || duel_play(b, white_b[turn]) != REFUSE_NONE) break;
     }
     CHECK(compared >= 5);
     duel_free(a);
@@ -213,8 +213,8 @@ TEST(bot_chooses_again_after_an_illegal_answer) {
     CHECK(bot_config_parse("strong:200", &cfg));
     duel *d = duel_new(&s);
     duel_play(d, "A9");
-    duel_play(d, "E5");   /* White's hidden stone in the centre */
-    CHECK_EQ_INT(duel_play(d, "E5"), REFUSE_NONE);   /* Black finds it */
+    duel_play(d, "E5");                            /* White's hidden stone in the centre */
+    CHECK_EQ_INT(duel_play(d, "E5"), REFUSE_NONE); /* Black finds it */
     CHECK(d->mem[BLACK].view.mark[duel_point(d, "E5")] & VIEW_TRIED);
     for (uint64_t seed = 1; seed <= 5; seed++)
         CHECK(bot_choose(&cfg, &d->mem[BLACK], seed, NULL) != duel_point(d, "E5"));

@@ -19,7 +19,7 @@ TEST(bot_capture_go_takes_the_winning_capture) {
     duel *d = duel_new(&s);
     CHECK_EQ_INT(duel_play(d, "B1"), REFUSE_NONE);
     CHECK_EQ_INT(duel_play(d, "A1"), REFUSE_NONE);
-    CHECK_EQ_INT(duel_play(d, "A1"), REFUSE_NONE);   /* refused: occupied */
+    CHECK_EQ_INT(duel_play(d, "A1"), REFUSE_NONE); /* refused: occupied */
     CHECK_EQ_INT(d->mem[BLACK].opp[duel_point(d, "A1")], OPP_CERTAIN);
     for (uint64_t seed = 1; seed <= 4; seed++)
         CHECK_EQ_INT(bot_choose(&cfg, &d->mem[BLACK], seed, NULL), duel_point(d, "A2"));

@@ -7,9 +7,7 @@
 #include "bot/bot.h"
 #include "test_bot_util.h"
 
-static int fact(duel *d, int colour, const char *vertex) {
-    return d->mem[colour].opp[duel_point(d, vertex)];
-}
+static int fact(duel *d, int colour, const char *vertex) { return d->mem[colour].opp[duel_point(d, vertex)]; }
 
 TEST(bot_memory_refused_point_holds_a_stone) {
     game_settings s = settings_default();
@@ -17,7 +15,7 @@ TEST(bot_memory_refused_point_holds_a_stone) {
     duel_play(d, "E5");
     duel_play(d, "D4");
     CHECK_EQ_INT(fact(d, BLACK, "D4"), OPP_UNKNOWN);
-    duel_play(d, "D4");   /* illegal, reason untold: a stone or a suicide */
+    duel_play(d, "D4"); /* illegal, reason untold: a stone or a suicide */
     CHECK_EQ_INT(fact(d, BLACK, "D4"), OPP_REFUSED);
     CHECK_EQ_INT(fact(d, WHITE, "D4"), OPP_UNKNOWN);
     duel_free(d);
@@ -29,7 +27,7 @@ TEST(bot_memory_capturers_surround_our_lost_stones) {
     duel_play(d, "A1");
     duel_play(d, "B1");
     duel_play(d, "E5");
-    duel_play(d, "A2");   /* captures A1 */
+    duel_play(d, "A2"); /* captures A1 */
     CHECK_EQ_INT(d->mem[BLACK].view.stone[duel_point(d, "A1")], EMPTY);
     CHECK_EQ_INT(fact(d, BLACK, "B1"), OPP_CERTAIN);
     CHECK_EQ_INT(fact(d, BLACK, "A2"), OPP_CERTAIN);
@@ -44,7 +42,7 @@ TEST(bot_memory_captured_stones_leave_empty_points) {
     duel_play(d, "A1");
     duel_play(d, "B1");
     duel_play(d, "J9");
-    duel_play(d, "A2");   /* captures A1, announced with its point */
+    duel_play(d, "A2"); /* captures A1, announced with its point */
     CHECK_EQ_INT(fact(d, BLACK, "A1"), OPP_CAPTURED);
     duel_free(d);
 }
@@ -55,11 +53,11 @@ TEST(bot_memory_hamburg_capture_by_count) {
     duel *d = duel_new(&s);
     duel_play(d, "E5");
     duel_play(d, "A1");
-    duel_play(d, "A1");   /* illegal, reason told: occupied */
+    duel_play(d, "A1"); /* illegal, reason told: occupied */
     CHECK_EQ_INT(fact(d, BLACK, "A1"), OPP_CERTAIN);
     duel_play(d, "B1");
     duel_play(d, "J9");
-    duel_play(d, "A2");   /* captures one stone; only the count is told */
+    duel_play(d, "A2"); /* captures one stone; only the count is told */
     CHECK_EQ_INT(fact(d, BLACK, "A1"), OPP_CAPTURED);
     duel_free(d);
 }
@@ -74,7 +72,7 @@ TEST(bot_memory_ko_refusal_is_not_a_stone) {
     for (size_t i = 0; i < sizeof moves / sizeof moves[0]; i++)
         CHECK_EQ_INT(duel_play(d, moves[i]), REFUSE_NONE);
     CHECK_EQ_INT(d->mem[BLACK].view.stone[duel_point(d, "D5")], EMPTY);
-    CHECK_EQ_INT(duel_play(d, "D5"), REFUSE_NONE);   /* refused: ko */
+    CHECK_EQ_INT(duel_play(d, "D5"), REFUSE_NONE); /* refused: ko */
     CHECK_EQ_INT(referee_to_move(d->ref), BLACK);
     CHECK_EQ_INT(fact(d, BLACK, "D5"), OPP_UNKNOWN);
     duel_free(d);
@@ -98,8 +96,7 @@ TEST(bot_belief_samples_agree_with_knowledge) {
         point p;
         CHECK_EQ_INT(duel_bot_step(d, &player, (uint64_t)step, &p), REFUSE_NONE);
         int me = referee_to_move(d->ref);
-        if (me == EMPTY || step % 10 != 0)
-            continue;
+        if (me == EMPTY || step % 10 != 0) continue;
         const bot_memory *m = &d->mem[me];
         CHECK(belief_prepare(&bf, m, step % 20 == 0));
         for (int k = 0; k < 5; k++) {
@@ -107,8 +104,7 @@ TEST(bot_belief_samples_agree_with_knowledge) {
             CHECK_EQ_INT(board_count(&sample, color_other(me)), m->view.on_board[color_other(me)]);
             for (point q = 0; q < board_points(&sample); q++) {
                 CHECK_EQ_INT(board_at(&sample, q) == me, m->view.stone[q] == me);
-                if (board_at(&sample, q) != EMPTY)
-                    CHECK(board_liberties(&sample, q) > 0);
+                if (board_at(&sample, q) != EMPTY) CHECK(board_liberties(&sample, q) > 0);
                 /* Refused this turn: illegal on the sample too, unless the
                  * refusal was read as a ko (a sample has no ko history). */
                 if ((m->view.mark[q] & VIEW_TRIED) && q != m->ko_guess)

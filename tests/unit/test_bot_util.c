@@ -10,7 +10,10 @@ duel *duel_new(const game_settings *s) {
     duel *d = calloc(1, sizeof *d);
     if (!d) return NULL;
     d->ref = referee_new(s);
-    if (!d->ref) { free(d); return NULL; }
+    if (!d->ref) {
+        free(d);
+        return NULL;
+    }
     bot_memory_init(&d->mem[BLACK], s, BLACK);
     bot_memory_init(&d->mem[WHITE], s, WHITE);
     return d;
@@ -26,8 +29,7 @@ void duel_sync(duel *d) {
     observation ob;
     for (int seq = d->seen + 1; seq <= referee_event_count(d->ref); seq++)
         for (int c = BLACK; c <= WHITE; c++)
-            if (view_observe(d->ref, (viewer)c, seq, &ob))
-                bot_memory_apply(&d->mem[c], &ob);
+            if (view_observe(d->ref, (viewer)c, seq, &ob)) bot_memory_apply(&d->mem[c], &ob);
     d->seen = referee_event_count(d->ref);
 }
 
@@ -45,9 +47,7 @@ static refusal apply_point(duel *d, point p) {
     return r;
 }
 
-refusal duel_play(duel *d, const char *vertex) {
-    return apply_point(d, duel_point(d, vertex));
-}
+refusal duel_play(duel *d, const char *vertex) { return apply_point(d, duel_point(d, vertex)); }
 
 refusal duel_bot_step(duel *d, const bot_config *cfg, uint64_t seed, point *chosen) {
     duel_sync(d);

@@ -12,8 +12,8 @@
 
 typedef struct duel {
     referee *ref;
-    int seen;                 /* events folded into the memories */
-    bot_memory mem[3];        /* [BLACK], [WHITE] */
+    int seen;          /* events folded into the memories */
+    bot_memory mem[3]; /* [BLACK], [WHITE] */
 } duel;
 
 /* A new game with settings s; NULL if s is not valid. Free with duel_free. */

@@ -18,13 +18,11 @@ static void printed_is(cJSON *o, const char *expect) {
 
 TEST(chat_json_message_and_room) {
     chat_entry m = { CHAT_ROOM_PLAYERS, 3, 1, "Alice", "gg <b>wp</b> \"!\"", 1767225600000 };
-    printed_is(chat_json_message(&m),
-               "{\"room\":\"players\",\"n\":3,\"from\":\"black\",\"name\":\"Alice\","
-               "\"text\":\"gg <b>wp</b> \\\"!\\\"\",\"at_ms\":1767225600000}");
+    printed_is(chat_json_message(&m), "{\"room\":\"players\",\"n\":3,\"from\":\"black\",\"name\":\"Alice\","
+                                      "\"text\":\"gg <b>wp</b> \\\"!\\\"\",\"at_ms\":1767225600000}");
     chat_entry s = { CHAT_ROOM_SPECTATORS, 1, 0, NULL, "D4?", 1767225600001 };
-    printed_is(chat_json_message(&s),
-               "{\"room\":\"spectators\",\"n\":1,\"from\":\"spectator\",\"name\":null,"
-               "\"text\":\"D4?\",\"at_ms\":1767225600001}");
+    printed_is(chat_json_message(&s), "{\"room\":\"spectators\",\"n\":1,\"from\":\"spectator\",\"name\":null,"
+                                      "\"text\":\"D4?\",\"at_ms\":1767225600001}");
     chat_entry list[2] = { m, { CHAT_ROOM_PLAYERS, 4, 2, "", "ty", 5 } };
     printed_is(chat_json_room(list, 2, 4),
                "{\"messages\":[{\"room\":\"players\",\"n\":3,\"from\":\"black\",\"name\":\"Alice\","
@@ -81,7 +79,7 @@ TEST(chat_json_parses_posts) {
     CHECK_EQ_STR(err, "text: character 2 (U+202E) is a bidirectional control, which could disguise the text");
     CHECK_EQ_STR(text, "");
     CHECK_EQ_INT(post("{\"text\":\"ok\",\"name\":\"<i>\"}", text, name, err), CHAT_JSON_BAD_TEXT);
-    CHECK_EQ_STR(text, "");                              /* nothing half-parsed stays */
+    CHECK_EQ_STR(text, ""); /* nothing half-parsed stays */
     CHECK_EQ_INT(post("{\"text\":\"ok\",\"name\":7}", text, name, err), CHAT_JSON_BAD_REQUEST);
 }
 
@@ -101,7 +99,7 @@ TEST(chat_json_parses_renames) {
     cJSON_Delete(body);
     body = cJSON_Parse("{\"name\":\"a\\u0000b\"}");
     CHECK_EQ_INT(chat_json_parse_rename(body, name, &v, err, sizeof err), CHAT_JSON_OK);
-    CHECK_EQ_STR(name, "a");                             /* cJSON ends the string at \u0000 */
+    CHECK_EQ_STR(name, "a"); /* cJSON ends the string at \u0000 */
     cJSON_Delete(body);
     body = cJSON_Parse("{\"name\":\"\\u200b\"}");
     CHECK_EQ_INT(chat_json_parse_rename(body, name, &v, err, sizeof err), CHAT_JSON_BAD_TEXT);

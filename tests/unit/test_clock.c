@@ -21,8 +21,11 @@ static time_control tc_of(time_control_kind kind, int main_s, int inc, int perio
 
 TEST(time_control_validation_names_the_field) {
     time_control ok[] = {
-        time_control_none(), tc_of(TC_NONE, 0, 0, 0, 0, 3), tc_of(TC_ABSOLUTE, 600, 0, 0, 0, 0),
-        tc_of(TC_FISCHER, 300, 5, 0, 0, 0), tc_of(TC_BYOYOMI, 0, 0, 5, 30, 0),
+        time_control_none(),
+        tc_of(TC_NONE, 0, 0, 0, 0, 3),
+        tc_of(TC_ABSOLUTE, 600, 0, 0, 0, 0),
+        tc_of(TC_FISCHER, 300, 5, 0, 0, 0),
+        tc_of(TC_BYOYOMI, 0, 0, 5, 30, 0),
     };
     for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) CHECK(time_control_validate(&ok[i]) == NULL);
     time_control bad = tc_of(TC_NONE, 0, 0, 0, 0, 61);
@@ -45,7 +48,7 @@ TEST(absolute_time_runs_out_at_the_exact_millisecond) {
     clock_init(&c, &tc);
     CHECK_EQ_INT(clock_deadline(&c), INT64_MAX);
     clock_start_turn(&c, BLACK, 1000);
-    CHECK(clock_end_turn(&c, 4000));                  /* black used 3 s */
+    CHECK(clock_end_turn(&c, 4000)); /* black used 3 s */
     clock_start_turn(&c, WHITE, 4000);
     CHECK(clock_end_turn(&c, 5000));
     clock_start_turn(&c, BLACK, 5000);
@@ -59,7 +62,7 @@ TEST(absolute_time_runs_out_at_the_exact_millisecond) {
     CHECK_EQ_INT(now[BLACK].main_ms, 4000);
     CHECK_EQ_INT(now[WHITE].main_ms, 9000);
     clock_read(&c, 20000, now);
-    CHECK_EQ_INT(now[BLACK].main_ms, 0);              /* never below zero */
+    CHECK_EQ_INT(now[BLACK].main_ms, 0); /* never below zero */
     CHECK(!clock_end_turn(&c, 12000));
     clock_stop(&c);
     CHECK_EQ_INT(clock_deadline(&c), INT64_MAX);
@@ -70,7 +73,7 @@ TEST(fischer_adds_the_increment_after_each_turn) {
     game_clock c;
     clock_init(&c, &tc);
     int64_t t = 0;
-    for (int turn = 0; turn < 4; turn++) {           /* black plays four 2-second moves */
+    for (int turn = 0; turn < 4; turn++) { /* black plays four 2-second moves */
         clock_start_turn(&c, BLACK, t);
         t += 2000;
         CHECK(clock_end_turn(&c, t));
@@ -81,7 +84,7 @@ TEST(fischer_adds_the_increment_after_each_turn) {
     CHECK_EQ_INT(c.side[WHITE].main_ms, 60000 + 4 * 5000);
     clock_start_turn(&c, BLACK, t);
     CHECK_EQ_INT(clock_deadline(&c), t + 72000);
-    CHECK(!clock_end_turn(&c, t + 72000));            /* no increment once out */
+    CHECK(!clock_end_turn(&c, t + 72000)); /* no increment once out */
     CHECK_EQ_INT(c.side[BLACK].main_ms, 0);
 }
 
@@ -92,18 +95,18 @@ TEST(byoyomi_keeps_loses_and_exhausts_periods) {
     clock_start_turn(&c, BLACK, 0);
     CHECK_EQ_INT(clock_deadline(&c), 10000 + 90000);
     clock_side now[3];
-    clock_read(&c, 25000, now);                       /* main gone, 15 s into period 1 */
+    clock_read(&c, 25000, now); /* main gone, 15 s into period 1 */
     CHECK_EQ_INT(now[BLACK].main_ms, 0);
     CHECK_EQ_INT(now[BLACK].periods, 3);
     CHECK_EQ_INT(now[BLACK].period_ms, 15000);
-    CHECK(clock_end_turn(&c, 25000));                 /* within the period: kept, reset */
+    CHECK(clock_end_turn(&c, 25000)); /* within the period: kept, reset */
     CHECK_EQ_INT(c.side[BLACK].periods, 3);
     CHECK_EQ_INT(c.side[BLACK].period_ms, 30000);
     clock_start_turn(&c, BLACK, 100000);
-    clock_read(&c, 100000 + 30000, now);              /* exactly one period: it is lost */
+    clock_read(&c, 100000 + 30000, now); /* exactly one period: it is lost */
     CHECK_EQ_INT(now[BLACK].periods, 2);
     CHECK_EQ_INT(now[BLACK].period_ms, 30000);
-    CHECK(clock_end_turn(&c, 100000 + 45000));        /* one lost, 15 s into the next */
+    CHECK(clock_end_turn(&c, 100000 + 45000)); /* one lost, 15 s into the next */
     CHECK_EQ_INT(c.side[BLACK].periods, 2);
     CHECK_EQ_INT(c.side[BLACK].period_ms, 30000);
     clock_start_turn(&c, BLACK, 200000);

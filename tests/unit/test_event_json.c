@@ -24,8 +24,9 @@ TEST(event_json_truth_lines) {
     CHECK_EQ_INT(ref_play_all(r, moves, 3), 3);
     check_line(truth_json_event(r, referee_event(r, 1)),
                "{\"color\":\"B\",\"action\":\"B1\",\"result\":\"legal\",\"captured\":[],\"atari\":false}");
-    check_line(truth_json_event(r, referee_event(r, 3)),
-               "{\"color\":\"B\",\"action\":\"A2\",\"result\":\"legal\",\"captured\":[\"A1\"],\"atari\":false}");
+    check_line(
+        truth_json_event(r, referee_event(r, 3)),
+        "{\"color\":\"B\",\"action\":\"A2\",\"result\":\"legal\",\"captured\":[\"A1\"],\"atari\":false}");
     CHECK_EQ_INT(ref_try(r, WHITE, "B1", NULL), REFUSE_NONE);
     check_line(truth_json_event(r, referee_event(r, 4)),
                "{\"color\":\"W\",\"action\":\"B1\",\"result\":\"illegal\",\"reason\":\"occupied\"}");
@@ -37,14 +38,16 @@ TEST(event_json_truth_lines) {
                "{\"color\":\"B\",\"action\":\"resign\",\"result\":\"resign\"}");
     game_result res = referee_result(r);
     check_line(event_json_result(&res), "{\"over\":true,\"reason\":\"resign\",\"winner\":\"W\"}");
-    check_line(event_json_refusal(REFUSE_ALREADY_TRIED), "{\"result\":\"refused\",\"error\":\"already_tried\"}");
+    check_line(event_json_refusal(REFUSE_ALREADY_TRIED),
+               "{\"result\":\"refused\",\"error\":\"already_tried\"}");
     referee_free(r);
 }
 
 TEST(event_json_result_lines) {
     game_result res = { true, true, END_PASSES, BLACK, 76, 89 };
-    check_line(event_json_result(&res),
-               "{\"over\":true,\"reason\":\"passes\",\"winner\":\"B\",\"score\":{\"black\":38,\"white\":44.5}}");
+    check_line(
+        event_json_result(&res),
+        "{\"over\":true,\"reason\":\"passes\",\"winner\":\"B\",\"score\":{\"black\":38,\"white\":44.5}}");
     game_result jigo = { true, true, END_PASSES, EMPTY, 20, 20 };
     check_line(event_json_result(&jigo),
                "{\"over\":true,\"reason\":\"passes\",\"winner\":null,\"score\":{\"black\":10,\"white\":10}}");

@@ -19,7 +19,8 @@ typedef struct fixture {
 static bool fixture_open(fixture *f) {
     memset(f, 0, sizeof *f);
     char err[200];
-    if (test_tmpdir(f->dir, sizeof f->dir) != 0 || !(f->st = test_store_open(f->dir, "games.db"))) return false;
+    if (test_tmpdir(f->dir, sizeof f->dir) != 0 || !(f->st = test_store_open(f->dir, "games.db")))
+        return false;
     return games_open(&f->gm, f->st, err, sizeof err) == GAMES_OK;
 }
 
@@ -65,7 +66,7 @@ TEST(game_talk_who_reads_which_room) {
 }
 
 typedef struct listening {
-    games_watcher w;             /* first */
+    games_watcher w; /* first */
     int updates, talks, last_room;
 } listening;
 
@@ -77,10 +78,17 @@ static void on_talk(games_watcher *w, int room) {
 
 TEST(game_talk_messages_wake_talk_only_and_are_numbered_per_room) {
     fixture f;
-    if (!fixture_open(&f)) { CHECK(!"fixture"); return; }
+    if (!fixture_open(&f)) {
+        CHECK(!"fixture");
+        return;
+    }
     game_created c;
     game *g = new_game(&f, MODE_ONLINE, &c);
-    if (!g) { CHECK(g != NULL); fixture_close(&f); return; }
+    if (!g) {
+        CHECK(g != NULL);
+        fixture_close(&f);
+        return;
+    }
     listening l = { .w = { .notify = on_update, .talk = on_talk } };
     game_watch(g, &l.w);
     char *before = text_of(game_view(g, (viewer)BLACK, NULL));
@@ -95,9 +103,10 @@ TEST(game_talk_messages_wake_talk_only_and_are_numbered_per_room) {
     free(text);
     CHECK_EQ_INT(l.talks, 2);
     CHECK_EQ_INT(l.last_room, GAME_ROOM_PLAYERS);
-    CHECK_EQ_INT(l.updates, 0);                       /* talk changes no view */
+    CHECK_EQ_INT(l.updates, 0); /* talk changes no view */
     char *after = text_of(game_view(g, (viewer)BLACK, NULL));
-    char *cut_b = before ? strstr(before, "\"clock\"") : NULL, *cut_a = after ? strstr(after, "\"clock\"") : NULL;
+    char *cut_b = before ? strstr(before, "\"clock\"") : NULL,
+         *cut_a = after ? strstr(after, "\"clock\"") : NULL;
     if (cut_b) *cut_b = '\0';
     if (cut_a) *cut_a = '\0';
     CHECK(before && after && strcmp(before, after) == 0);
@@ -107,14 +116,16 @@ TEST(game_talk_messages_wake_talk_only_and_are_numbered_per_room) {
     CHECK_EQ_INT(game_chat_last(g, GAME_ROOM_SPECTATORS), 1);
 
     CHECK_EQ_INT(game_rename(g, BLACK, "Alice"), GAMES_OK);
-    CHECK_EQ_INT(l.updates, 1);                       /* a name is part of the view */
+    CHECK_EQ_INT(l.updates, 1); /* a name is part of the view */
     text = text_of(game_view(g, VIEWER_SPECTATOR, NULL));
-    CHECK(text && strstr(text, "\"black\":{\"taken\":true,\"computer\":false,\"connected\":false,\"name\":\"Alice\"}"));
+    CHECK(
+        text &&
+        strstr(text, "\"black\":{\"taken\":true,\"computer\":false,\"connected\":false,\"name\":\"Alice\"}"));
     free(text);
     game_unwatch(g, &l.w);
     game_release(g);
 
-    char err[200];                                    /* a reopen replays names and numbering */
+    char err[200]; /* a reopen replays names and numbering */
     games_close(f.gm);
     CHECK_EQ_INT(games_open(&f.gm, f.st, err, sizeof err), GAMES_OK);
     CHECK_EQ_INT(games_get(f.gm, c.id, &g), GAMES_OK);
@@ -132,7 +143,10 @@ TEST(game_talk_messages_wake_talk_only_and_are_numbered_per_room) {
 
 TEST(game_talk_closed_rooms_and_cancelling) {
     fixture f;
-    if (!fixture_open(&f)) { CHECK(!"fixture"); return; }
+    if (!fixture_open(&f)) {
+        CHECK(!"fixture");
+        return;
+    }
     game_created c;
     game *hot = new_game(&f, MODE_HOTSEAT, &c);
     cJSON *m = NULL;
@@ -142,7 +156,11 @@ TEST(game_talk_closed_rooms_and_cancelling) {
     game_release(hot);
 
     game *g = new_game(&f, MODE_ONLINE, &c);
-    if (!g) { CHECK(g != NULL); fixture_close(&f); return; }
+    if (!g) {
+        CHECK(g != NULL);
+        fixture_close(&f);
+        return;
+    }
     CHECK(!game_cancelled(g));
     CHECK_EQ_INT(game_cancel(g, BLACK), GAMES_OK);
     CHECK(game_cancelled(g));

@@ -20,7 +20,8 @@ typedef struct fixture {
 static bool fixture_open(fixture *f) {
     memset(f, 0, sizeof *f);
     char err[200];
-    if (test_tmpdir(f->dir, sizeof f->dir) != 0 || !(f->st = test_store_open(f->dir, "games.db"))) return false;
+    if (test_tmpdir(f->dir, sizeof f->dir) != 0 || !(f->st = test_store_open(f->dir, "games.db")))
+        return false;
     if (games_open(&f->gm, f->st, err, sizeof err) != GAMES_OK) return false;
     games_set_options(f->gm, 600, true);
     return true;
@@ -64,7 +65,7 @@ static char *text_of(cJSON *o) {
 }
 
 typedef struct counter {
-    game_listener l;             /* first */
+    game_listener l; /* first */
     int calls;
     char last[24];
 } counter;
@@ -94,7 +95,7 @@ TEST(games_act_retry_and_replay) {
     CHECK_EQ_INT(game_act(g, BLACK, 1, &a, &answer), GAMES_OK);
     char *first = text_of(answer);
     CHECK(first && strstr(first, "\"event\":") && strstr(first, "\"clock\":"));
-    CHECK_EQ_INT(game_act(g, BLACK, 1, &a, &answer), GAMES_OK);        /* a retry */
+    CHECK_EQ_INT(game_act(g, BLACK, 1, &a, &answer), GAMES_OK); /* a retry */
     char *again = text_of(answer);
     CHECK_EQ_STR(again, first);
     free(again);
@@ -107,14 +108,15 @@ TEST(games_act_retry_and_replay) {
     CHECK_EQ_INT(seq, 1);
     game_release(g);
 
-    fixture_reopen(&f);                               /* replayed from the log */
+    fixture_reopen(&f); /* replayed from the log */
     CHECK_EQ_INT(games_get(f.gm, c.id, &g), GAMES_OK);
-    CHECK_EQ_INT(game_act(g, BLACK, 1, &a, &answer), GAMES_OK);        /* the retry survives */
+    CHECK_EQ_INT(game_act(g, BLACK, 1, &a, &answer), GAMES_OK); /* the retry survives */
     again = text_of(answer);
     CHECK_EQ_STR(again, first);
     char *replayed = text_of(game_view(g, VIEWER_BLACK, NULL));
     /* Equal but for the clock's reading time. */
-    CHECK(replayed && black_view && !strncmp(replayed, black_view, (size_t)(strstr(black_view, "\"clock\":") - black_view)));
+    CHECK(replayed && black_view &&
+          !strncmp(replayed, black_view, (size_t)(strstr(black_view, "\"clock\":") - black_view)));
     game_release(g);
     free(first);
     free(again);
@@ -136,20 +138,20 @@ TEST(games_listeners_hear_creation_changes_and_loads) {
     CHECK_EQ_STR(cnt.last, c.id);
     game *g;
     CHECK_EQ_INT(games_get(f.gm, c.id, &g), GAMES_OK);
-    CHECK_EQ_INT(cnt.calls, 1);                        /* in memory: no news */
+    CHECK_EQ_INT(cnt.calls, 1); /* in memory: no news */
     action a = attempt(BLACK, "D4", 9);
     cJSON *answer;
     CHECK_EQ_INT(game_act(g, BLACK, 1, &a, &answer), GAMES_OK);
     cJSON_Delete(answer);
     CHECK_EQ_INT(cnt.calls, 2);
     CHECK_EQ_INT(game_act(g, BLACK, 9, &a, &answer), GAMES_STALE_SEQ);
-    CHECK_EQ_INT(cnt.calls, 2);                        /* refused: nothing changed */
+    CHECK_EQ_INT(cnt.calls, 2); /* refused: nothing changed */
     game_release(g);
     games_unlisten(f.gm, &cnt.l);
 
     fixture_reopen(&f);
     games_listen(f.gm, &cnt.l);
-    CHECK_EQ_INT(games_get(f.gm, c.id, &g), GAMES_OK);  /* loaded: listeners catch up */
+    CHECK_EQ_INT(games_get(f.gm, c.id, &g), GAMES_OK); /* loaded: listeners catch up */
     CHECK_EQ_INT(cnt.calls, 3);
     game_release(g);
     counter listed = { .l.changed = count_change };
@@ -169,7 +171,7 @@ TEST(games_unknown_and_unreplayable_games) {
     CHECK_EQ_INT(games_get(f.gm, "../etc", &g), GAMES_NOT_FOUND);
     store_game row = test_game("brokengame1", "hotseat");
     CHECK_EQ_INT(store_insert_game(f.st, &row), STORE_OK);
-    store_action bad = test_action(1, "attempt", WHITE, "E5");       /* white cannot start */
+    store_action bad = test_action(1, "attempt", WHITE, "E5"); /* white cannot start */
     CHECK_EQ_INT(store_append_action(f.st, "brokengame1", &bad), STORE_OK);
     CHECK_EQ_INT(games_get(f.gm, "brokengame1", &g), GAMES_ERROR);
     CHECK(g == NULL);
@@ -197,7 +199,7 @@ TEST(games_claim_join_and_lobby_facts) {
     int color = 0;
     char token[SECRET_TEXT_LEN + 1];
     CHECK_EQ_INT(game_claim(g, "wrong-invite", &color, token), GAMES_BAD_INVITE);
-    CHECK_EQ_INT(game_join(g, &color, token), GAMES_OK);              /* public: no invite needed */
+    CHECK_EQ_INT(game_join(g, &color, token), GAMES_OK); /* public: no invite needed */
     CHECK_EQ_INT(color, BLACK);
     CHECK_EQ_INT(game_seat_of(g, token), BLACK);
     CHECK_EQ_INT(game_claim(g, c.invite, &color, token), GAMES_SEAT_TAKEN);
@@ -233,7 +235,7 @@ TEST(games_rematch_is_one_transaction) {
 
     CHECK_EQ_INT(games_rematch(f.gm, g, BLACK, &created, &r), GAMES_OK);
     CHECK(created);
-    CHECK(r.token[WHITE][0] && !r.token[BLACK][0] && !r.invite[0]);   /* colours swapped */
+    CHECK(r.token[WHITE][0] && !r.token[BLACK][0] && !r.invite[0]); /* colours swapped */
     store_game row;
     CHECK_EQ_INT(store_load_game(f.st, c.id, &row, NULL, NULL), STORE_OK);
     CHECK_EQ_STR(row.rematch_id, r.id);

@@ -10,17 +10,25 @@
 TEST(lobby_json_lists_in_order) {
     game_settings s = settings_default();
     time_control tc = time_control_none();
-    lobby_item open[2] = { { .id = "aaaaaaaaaa", .settings = &s, .tc = &tc, .free_color = BLACK, .created_ms = 2000 }, { .id = "bbbbbbbbbb", .settings = &s, .tc = &tc, .free_color = WHITE, .created_ms = 1000 } };
-    lobby_item playing[1] = { { .id = "cccccccccc", .settings = &s, .tc = &tc, .created_ms = 500, .started_ms = 700 } };
+    lobby_item open[2] = {
+        { .id = "aaaaaaaaaa", .settings = &s, .tc = &tc, .free_color = BLACK, .created_ms = 2000 },
+        { .id = "bbbbbbbbbb", .settings = &s, .tc = &tc, .free_color = WHITE, .created_ms = 1000 }
+    };
+    lobby_item playing[1] = {
+        { .id = "cccccccccc", .settings = &s, .tc = &tc, .created_ms = 500, .started_ms = 700 }
+    };
     cJSON *o = lobby_json(open, 2, playing, 1);
     char *text = o ? cJSON_PrintUnformatted(o) : NULL;
     CHECK(text != NULL);
     if (!text) return;
     CHECK(!strncmp(text, "{\"open\":[{\"id\":\"aaaaaaaaaa\",\"settings\":{", 38));
-    CHECK(strstr(text, "\"free\":\"black\",\"created_ms\":2000,\"started_ms\":null,\"names\":{\"black\":null,\"white\":null}}") != NULL);
-    CHECK(strstr(text, "\"free\":\"white\",\"created_ms\":1000,\"started_ms\":null,\"names\":{\"black\":null,\"white\":null}}]") != NULL);
+    CHECK(strstr(text, "\"free\":\"black\",\"created_ms\":2000,\"started_ms\":null,\"names\":{\"black\":null,"
+                       "\"white\":null}}") != NULL);
+    CHECK(strstr(text, "\"free\":\"white\",\"created_ms\":1000,\"started_ms\":null,\"names\":{\"black\":null,"
+                       "\"white\":null}}]") != NULL);
     CHECK(strstr(text, "\"playing\":[{\"id\":\"cccccccccc\"") != NULL);
-    CHECK(strstr(text, "\"free\":null,\"created_ms\":500,\"started_ms\":700,\"names\":{\"black\":null,\"white\":null}}]}") != NULL);
+    CHECK(strstr(text, "\"free\":null,\"created_ms\":500,\"started_ms\":700,\"names\":{\"black\":null,"
+                       "\"white\":null}}]}") != NULL);
     CHECK(strstr(text, "\"time_control\":{\"type\":\"none\"}") != NULL);
     cJSON_free(text);
     cJSON_Delete(o);

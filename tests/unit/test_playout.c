@@ -22,7 +22,11 @@ static void random_moves_stay_consistent(int size, bool torus, uint64_t seed, in
             point q = b.empty[rng_below(&r, (uint32_t)b.n_empty)];
             if (board_check(&b, color, q) == MOVE_OK) p = q;
         }
-        if (p == NO_POINT) { board_pass(&b); color = color_other(color); continue; }
+        if (p == NO_POINT) {
+            board_pass(&b);
+            color = color_other(color);
+            continue;
+        }
         uint64_t predicted = board_hash_after(&b, color, p);
         int before_other = board_count(&b, color_other(color));
         point cap[BOARD_MAX_POINTS];
@@ -92,7 +96,7 @@ static void playout_ends_properly(int size, bool torus, uint64_t seed) {
     int played = 0;
     for (int p = 0; p < b.npoints; p++) {
         played += first[p] != 0;
-        if (board_at(&b, p) != EMPTY) CHECK(first[p] != 0);   /* every stone was played */
+        if (board_at(&b, p) != EMPTY) CHECK(first[p] != 0); /* every stone was played */
     }
     CHECK(played <= res.moves);
 }
@@ -107,11 +111,13 @@ TEST(playout_ends_with_only_eyes_left) {
 
 TEST(playout_from_a_position_respects_it) {
     board b;
-    CHECK(board_from_text(&b, "X X X X X\n"
-                              "X . X . X\n"
-                              "X X X X X\n"
-                              "O O O O O\n"
-                              ". O . O .\n", false));
+    CHECK(board_from_text(&b,
+                          "X X X X X\n"
+                          "X . X . X\n"
+                          "X X X X X\n"
+                          "O O O O O\n"
+                          ". O . O .\n",
+                          false));
     rng r;
     rng_seed(&r, 9);
     playout_result res = playout_random(&b, WHITE, 0, &r, NULL);

@@ -39,7 +39,7 @@ TEST(qr_svg_structure_of_a_link) {
     CHECK(strstr(svg, "shape-rendering=\"crispEdges\"") != NULL);
     CHECK(strstr(svg, "</svg>") != NULL);
     int side = svg_side(svg);
-    int modules = side - 8;                             /* 4 modules of quiet zone each side */
+    int modules = side - 8; /* 4 modules of quiet zone each side */
     CHECK(modules >= 21 && modules <= 177 && (modules - 17) % 4 == 0);
     CHECK(count_runs_inside(svg, side) > 0);
     /* Finder patterns: the top row of each is a run of 7 at its corner. */
@@ -50,10 +50,10 @@ TEST(qr_svg_structure_of_a_link) {
     CHECK(strstr(svg, top_left) != NULL);
     CHECK(strstr(svg, top_right) != NULL);
     CHECK(strstr(svg, bottom_left) != NULL);
-    CHECK(strstr(svg, "k3v9x2m4qa") == NULL);           /* the secret link is not in it */
+    CHECK(strstr(svg, "k3v9x2m4qa") == NULL); /* the secret link is not in it */
     char *again = NULL;
     CHECK_EQ_INT(qr_svg_new(LINK, &again), QR_SVG_OK);
-    CHECK(again && !strcmp(svg, again));                /* deterministic */
+    CHECK(again && !strcmp(svg, again)); /* deterministic */
     free(again);
     free(svg);
 }
@@ -62,11 +62,11 @@ TEST(qr_svg_grows_with_the_text_and_refuses_oversize) {
     char *small = NULL, *big = NULL, *huge = NULL;
     char text[3001];
     memset(text, 'x', 1024);
-    text[1024] = '\0';                                  /* the API's limit: 1 KiB */
+    text[1024] = '\0'; /* the API's limit: 1 KiB */
     CHECK_EQ_INT(qr_svg_new("a", &small), QR_SVG_OK);
     CHECK_EQ_INT(qr_svg_new(text, &big), QR_SVG_OK);
     if (small && big) {
-        CHECK_EQ_INT(svg_side(small), 21 + 8);           /* version 1 */
+        CHECK_EQ_INT(svg_side(small), 21 + 8); /* version 1 */
         CHECK(svg_side(big) > svg_side(small));
         CHECK(count_runs_inside(big, svg_side(big)) > 0);
     }

@@ -26,15 +26,27 @@ TEST(referee_settings_defaults_and_validation) {
     CHECK_EQ_INT(s.capture_target, 0);
     CHECK(settings_validate(&s) == NULL);
     CHECK_EQ_INT(settings_default_komi_x2(2), 1);
-    s.size = 4;  CHECK(settings_validate(&s) != NULL);
-    s.size = 26; CHECK(settings_validate(&s) != NULL);
-    s.size = 7;  s.handicap = 5; CHECK(settings_validate(&s) != NULL);
-    s.handicap = 4; CHECK(settings_validate(&s) == NULL);
-    s.size = 6;  CHECK(settings_validate(&s) != NULL);
-    s.size = 9;  s.handicap = 1; CHECK(settings_validate(&s) != NULL);
-    s.handicap = 9; CHECK(settings_validate(&s) == NULL);
-    s.capture_target = -1; CHECK(settings_validate(&s) != NULL);
-    s.capture_target = 0; s.rules = (referee_rules)7; CHECK(settings_validate(&s) != NULL);
+    s.size = 4;
+    CHECK(settings_validate(&s) != NULL);
+    s.size = 26;
+    CHECK(settings_validate(&s) != NULL);
+    s.size = 7;
+    s.handicap = 5;
+    CHECK(settings_validate(&s) != NULL);
+    s.handicap = 4;
+    CHECK(settings_validate(&s) == NULL);
+    s.size = 6;
+    CHECK(settings_validate(&s) != NULL);
+    s.size = 9;
+    s.handicap = 1;
+    CHECK(settings_validate(&s) != NULL);
+    s.handicap = 9;
+    CHECK(settings_validate(&s) == NULL);
+    s.capture_target = -1;
+    CHECK(settings_validate(&s) != NULL);
+    s.capture_target = 0;
+    s.rules = (referee_rules)7;
+    CHECK(settings_validate(&s) != NULL);
     CHECK(referee_new(&s) == NULL);
 }
 
@@ -48,11 +60,11 @@ TEST(referee_illegal_attempt_keeps_the_turn) {
     CHECK_EQ_INT(ev->turn, 1);
     CHECK_EQ_INT(referee_to_move(r), WHITE);
     CHECK_EQ_INT(ref_try(r, BLACK, "D4", NULL), REFUSE_NOT_YOUR_TURN);
-    CHECK_EQ_INT(ref_try(r, WHITE, "C3", &ev), REFUSE_NONE);          /* on black's stone */
+    CHECK_EQ_INT(ref_try(r, WHITE, "C3", &ev), REFUSE_NONE); /* on black's stone */
     CHECK_EQ_INT(ev->kind, EV_ILLEGAL);
     CHECK_EQ_INT(ev->reason, ILLEGAL_OCCUPIED);
     CHECK_EQ_INT(ev->turn, 2);
-    CHECK_EQ_INT(referee_to_move(r), WHITE);                          /* keeps the turn */
+    CHECK_EQ_INT(referee_to_move(r), WHITE); /* keeps the turn */
     CHECK_EQ_INT(ref_try(r, WHITE, "C3", NULL), REFUSE_ALREADY_TRIED);
     CHECK_EQ_INT(ref_try(r, WHITE, "Z9", NULL), REFUSE_BAD_VERTEX);
     int n;
@@ -63,10 +75,10 @@ TEST(referee_illegal_attempt_keeps_the_turn) {
     CHECK_EQ_INT(ev->seq, 3);
     CHECK_EQ_INT(ev->turn, 2);
     referee_tried(r, &n);
-    CHECK_EQ_INT(n, 0);                                               /* cleared by the move */
+    CHECK_EQ_INT(n, 0); /* cleared by the move */
     CHECK_EQ_INT(referee_turn(r), 3);
     CHECK_EQ_INT(ref_try(r, BLACK, "C3", NULL), REFUSE_OWN_STONE);
-    CHECK_EQ_INT(referee_event_count(r), 3);                          /* refusals leave no trace */
+    CHECK_EQ_INT(referee_event_count(r), 3); /* refusals leave no trace */
     CHECK(referee_event(r, 0) == NULL && referee_event(r, 4) == NULL);
     CHECK_EQ_INT(referee_action(r, 2)->point, vtx(5, "C3"));
     referee_free(r);
@@ -89,8 +101,8 @@ TEST(referee_suicide_and_reasons) {
  * the position repeats. Simple ko allows the sixth; superko forbids it. */
 static const char *const triple_ko_setup[] = {
     /* black: the X stones of the three shapes; white: the O stones */
-    "B9", "C9", "A8", "B8", "B7", "D8", "B6", "C7", "A5", "C6", "C5", "D5",
-    "B4", "C4", "B3", "C3", "A2", "B2", "B1", "D2", "J9", "C1",
+    "B9", "C9", "A8", "B8", "B7", "D8", "B6", "C7", "A5", "C6", "C5",
+    "D5", "B4", "C4", "B3", "C3", "A2", "B2", "B1", "D2", "J9", "C1",
 };
 static const char *const triple_ko_cycle[] = { "C8", "B5", "C2", "B8", "C5", "B2" };
 
@@ -112,7 +124,7 @@ TEST(referee_triple_ko_simple_allows_cycle) {
         CHECK_EQ_INT(ev->kind, EV_MOVE);
         CHECK_EQ_INT(ev->captured_count, 1);
     }
-    CHECK(board_hash(referee_truth_board(r)) == start);   /* the position repeated */
+    CHECK(board_hash(referee_truth_board(r)) == start); /* the position repeated */
     referee_free(r);
 }
 
@@ -164,7 +176,7 @@ TEST(referee_handicap_stones_and_white_first) {
     CHECK_EQ_INT(ref_act(r, ACT_PASS, BLACK), REFUSE_NONE);
     game_result res = referee_result(r);
     CHECK(res.over && res.scored);
-    CHECK_EQ_INT(res.score_black_x2, 2 * 81);   /* four stones own the empty board */
+    CHECK_EQ_INT(res.score_black_x2, 2 * 81); /* four stones own the empty board */
     CHECK_EQ_INT(res.score_white_x2, 1);
     CHECK_EQ_INT(res.winner, BLACK);
     referee_free(r);
@@ -187,12 +199,12 @@ TEST(referee_scoring_jigo_and_half_points) {
     CHECK_EQ_INT(res.reason, END_PASSES);
     CHECK_EQ_INT(res.score_black_x2, 20);
     CHECK_EQ_INT(res.score_white_x2, 20);
-    CHECK_EQ_INT(res.winner, EMPTY);                       /* jigo */
+    CHECK_EQ_INT(res.winner, EMPTY); /* jigo */
     CHECK(referee_event(r, 12)->ended);
     CHECK_EQ_INT(referee_to_move(r), EMPTY);
     CHECK_EQ_INT(ref_act(r, ACT_PASS, BLACK), REFUSE_GAME_OVER);
     referee_free(r);
-    r = even_game(-1);                                     /* komi -0.5 */
+    r = even_game(-1); /* komi -0.5 */
     res = referee_result(r);
     CHECK_EQ_INT(res.score_white_x2, 19);
     CHECK_EQ_INT(res.winner, BLACK);
@@ -225,7 +237,7 @@ TEST(referee_pass_then_move_does_not_end) {
 TEST(referee_resign_timeout_forfeit) {
     game_settings s = with_size(5);
     referee *r = referee_new(&s);
-    CHECK_EQ_INT(ref_act(r, ACT_RESIGN, WHITE), REFUSE_NONE);   /* not white's turn: still fine */
+    CHECK_EQ_INT(ref_act(r, ACT_RESIGN, WHITE), REFUSE_NONE); /* not white's turn: still fine */
     game_result res = referee_result(r);
     CHECK(res.over && !res.scored);
     CHECK_EQ_INT(res.reason, END_RESIGN);
@@ -249,7 +261,7 @@ TEST(referee_resign_timeout_forfeit) {
     referee_free(r);
 
     r = referee_new(&s);
-    CHECK_EQ_INT(ref_act(r, ACT_PASS, 7), REFUSE_NOT_YOUR_TURN);     /* no such colour */
+    CHECK_EQ_INT(ref_act(r, ACT_PASS, 7), REFUSE_NOT_YOUR_TURN); /* no such colour */
     action bogus = { (action_kind)42, BLACK, 0 };
     CHECK_EQ_INT(referee_apply(r, bogus, NULL), REFUSE_BAD_VERTEX);
     CHECK_EQ_INT(referee_event_count(r), 0);
@@ -310,7 +322,7 @@ TEST(referee_captured_points_sorted_by_column_then_row) {
     referee *r = referee_new(&s);
     /* White builds an L of five (B1 B2 C2 D2? no: B2 C2 D2 D3 B3), black surrounds it. */
     const char *moves[] = {
-        "B1", "B2", "C1", "C2", "D1", "D2", "A2", "B3", "E2", "D3",
+        "B1", "B2",   "C1", "C2",   "D1", "D2",   "A2", "B3",   "E2", "D3",
         "A3", "pass", "B4", "pass", "C3", "pass", "D4", "pass", "E3",
     };
     int n = (int)(sizeof moves / sizeof *moves);
@@ -368,8 +380,7 @@ TEST(referee_replay_is_deterministic) {
         for (int seq = 1; seq <= n; seq++) {
             const ref_event *ea = referee_event(a, seq), *eb = referee_event(b, seq);
             CHECK(ea->kind == eb->kind && ea->point == eb->point && ea->reason == eb->reason &&
-                  ea->turn == eb->turn && ea->captured_count == eb->captured_count &&
-                  ea->atari == eb->atari);
+                  ea->turn == eb->turn && ea->captured_count == eb->captured_count && ea->atari == eb->atari);
         }
         game_result ra = referee_result(a), rb = referee_result(b);
         CHECK(ra.winner == rb.winner && ra.score_black_x2 == rb.score_black_x2 &&
@@ -391,7 +402,10 @@ TEST(referee_random_games_keep_invariants) {
         s.torus = seed % 3 == 0;
         s.ko = seed % 2 ? KO_SUPERKO : KO_SIMPLE;
         s.rules = (referee_rules)(seed % 3);
-        if (s.size >= 7 && seed % 4 == 1) { s.handicap = 2; s.komi_x2 = 1; }
+        if (s.size >= 7 && seed % 4 == 1) {
+            s.handicap = 2;
+            s.komi_x2 = 1;
+        }
         referee *r = referee_new(&s);
         rng g;
         rng_seed(&g, seed);
@@ -412,8 +426,9 @@ TEST(referee_random_games_keep_invariants) {
                 const point *cap = referee_captured(r, ev, &k);
                 for (int i = 0; i < k; i++) {
                     CHECK_EQ_INT(board_at(b, cap[i]), EMPTY);
-                    if (i) CHECK(cap[i - 1] % s.size < cap[i] % s.size ||
-                                 (cap[i - 1] % s.size == cap[i] % s.size && cap[i - 1] < cap[i]));
+                    if (i)
+                        CHECK(cap[i - 1] % s.size < cap[i] % s.size ||
+                              (cap[i - 1] % s.size == cap[i] % s.size && cap[i - 1] < cap[i]));
                 }
             }
             int n;

@@ -58,14 +58,14 @@ TEST(secrets_game_ids_are_12_lowercase_alphanumerics) {
 }
 
 TEST(ratelimit_bursts_then_refills_per_address) {
-    ratelimit *rl = ratelimit_new(2.0, 4.0);    /* 2 per second, bursts of 4 */
+    ratelimit *rl = ratelimit_new(2.0, 4.0); /* 2 per second, bursts of 4 */
     for (int i = 0; i < 4; i++) CHECK_EQ_INT(ratelimit_take(rl, "10.0.0.1", 1000), 0);
     int retry = ratelimit_take(rl, "10.0.0.1", 1000);
     CHECK_EQ_INT(retry, 1);
-    CHECK_EQ_INT(ratelimit_take(rl, "10.0.0.2", 1000), 0);       /* another address */
-    CHECK_EQ_INT(ratelimit_take(rl, "10.0.0.1", 1500), 0);       /* one token back after 0.5 s */
+    CHECK_EQ_INT(ratelimit_take(rl, "10.0.0.2", 1000), 0); /* another address */
+    CHECK_EQ_INT(ratelimit_take(rl, "10.0.0.1", 1500), 0); /* one token back after 0.5 s */
     CHECK(ratelimit_take(rl, "10.0.0.1", 1500) > 0);
-    CHECK_EQ_INT(ratelimit_take(rl, "10.0.0.1", 60000), 0);      /* refilled, capped at the burst */
+    CHECK_EQ_INT(ratelimit_take(rl, "10.0.0.1", 60000), 0); /* refilled, capped at the burst */
     ratelimit_free(rl);
     ratelimit *off = ratelimit_new(0, 0);
     for (int i = 0; i < 100; i++) CHECK_EQ_INT(ratelimit_take(off, "x", 0), 0);
@@ -77,7 +77,7 @@ TEST(ratelimit_table_recycles_when_full) {
     char key[32];
     for (int i = 0; i < 100000; i++) {
         snprintf(key, sizeof key, "192.0.%d.%d", i / 256, i % 256);
-        CHECK_EQ_INT(ratelimit_take(rl, key, i), 0);   /* every new address gets its burst */
+        CHECK_EQ_INT(ratelimit_take(rl, key, i), 0); /* every new address gets its burst */
     }
     ratelimit_free(rl);
 }
@@ -143,7 +143,8 @@ TEST(view_json_parses_actions_strictly) {
     action a;
     int seq;
     char err[160];
-    CHECK_EQ_INT(parse("{\"seq\":3,\"action\":\"attempt\",\"vertex\":\"e5\"}", &a, &seq, err), ACTION_JSON_OK);
+    CHECK_EQ_INT(parse("{\"seq\":3,\"action\":\"attempt\",\"vertex\":\"e5\"}", &a, &seq, err),
+                 ACTION_JSON_OK);
     CHECK_EQ_INT(seq, 3);
     CHECK_EQ_INT(a.kind, ACT_ATTEMPT);
     CHECK_EQ_INT(a.color, BLACK);
@@ -152,8 +153,10 @@ TEST(view_json_parses_actions_strictly) {
     CHECK_EQ_INT(a.kind, ACT_PASS);
     CHECK_EQ_INT(parse("{\"seq\":1,\"action\":\"resign\"}", &a, &seq, err), ACTION_JSON_OK);
     CHECK_EQ_INT(a.kind, ACT_RESIGN);
-    CHECK_EQ_INT(parse("{\"seq\":1,\"action\":\"attempt\",\"vertex\":\"K9\"}", &a, &seq, err), ACTION_JSON_BAD_VERTEX);
-    CHECK_EQ_INT(parse("{\"seq\":1,\"action\":\"attempt\",\"vertex\":\"pass\"}", &a, &seq, err), ACTION_JSON_BAD_VERTEX);
+    CHECK_EQ_INT(parse("{\"seq\":1,\"action\":\"attempt\",\"vertex\":\"K9\"}", &a, &seq, err),
+                 ACTION_JSON_BAD_VERTEX);
+    CHECK_EQ_INT(parse("{\"seq\":1,\"action\":\"attempt\",\"vertex\":\"pass\"}", &a, &seq, err),
+                 ACTION_JSON_BAD_VERTEX);
     CHECK_EQ_INT(parse("{\"seq\":1,\"action\":\"timeout\"}", &a, &seq, err), ACTION_JSON_BAD_REQUEST);
     CHECK_EQ_INT(parse("{\"seq\":1,\"seq\":2,\"action\":\"pass\"}", &a, &seq, err), ACTION_JSON_BAD_REQUEST);
     CHECK(strstr(err, "twice") != NULL);
@@ -168,7 +171,7 @@ TEST(view_json_events_say_only_what_the_observation_holds) {
     s.size = 5;
     referee *r = referee_new(&s);
     CHECK_EQ_INT(ref_try(r, BLACK, "C3", NULL), REFUSE_NONE);
-    CHECK_EQ_INT(ref_try(r, WHITE, "C3", NULL), REFUSE_NONE);     /* illegal: occupied */
+    CHECK_EQ_INT(ref_try(r, WHITE, "C3", NULL), REFUSE_NONE); /* illegal: occupied */
     cJSON *white = view_json_events_since(r, VIEWER_WHITE, 0);
     cJSON *black = view_json_events_since(r, VIEWER_BLACK, 1);
     char *w = cJSON_PrintUnformatted(white), *b = cJSON_PrintUnformatted(black);

@@ -22,7 +22,7 @@ TEST(settings_json_defaults) {
     CHECK(!s.torus);
     CHECK_EQ_INT(s.capture_target, 0);
     CHECK(parse("{\"handicap\":3}", &s, err));
-    CHECK_EQ_INT(s.komi_x2, 1);                    /* 0.5 with handicap when absent */
+    CHECK_EQ_INT(s.komi_x2, 1); /* 0.5 with handicap when absent */
     CHECK(parse("{\"handicap\":3,\"komi\":6}", &s, err));
     CHECK_EQ_INT(s.komi_x2, 12);
 }
@@ -31,7 +31,8 @@ TEST(settings_json_every_field) {
     game_settings s;
     char err[160];
     CHECK(parse("{\"size\":19,\"komi\":-2.5,\"handicap\":9,\"ko\":\"superko\",\"rules\":\"hamburg\","
-                "\"torus\":true,\"capture_go\":5}", &s, err));
+                "\"torus\":true,\"capture_go\":5}",
+                &s, err));
     CHECK_EQ_INT(s.size, 19);
     CHECK_EQ_INT(s.komi_x2, -5);
     CHECK_EQ_INT(s.handicap, 9);
@@ -79,9 +80,12 @@ TEST(settings_json_strict) {
 
 TEST(settings_json_round_trip) {
     const char *texts[] = {
-        "{\"size\":9,\"komi\":7.5,\"handicap\":0,\"ko\":\"simple\",\"rules\":\"olympiad\",\"torus\":false,\"capture_go\":false}",
-        "{\"size\":13,\"komi\":0.5,\"handicap\":4,\"ko\":\"superko\",\"rules\":\"common\",\"torus\":true,\"capture_go\":true}",
-        "{\"size\":25,\"komi\":-3,\"handicap\":0,\"ko\":\"simple\",\"rules\":\"hamburg\",\"torus\":false,\"capture_go\":7}",
+        "{\"size\":9,\"komi\":7.5,\"handicap\":0,\"ko\":\"simple\",\"rules\":\"olympiad\",\"torus\":false,"
+        "\"capture_go\":false}",
+        "{\"size\":13,\"komi\":0.5,\"handicap\":4,\"ko\":\"superko\",\"rules\":\"common\",\"torus\":true,"
+        "\"capture_go\":true}",
+        "{\"size\":25,\"komi\":-3,\"handicap\":0,\"ko\":\"simple\",\"rules\":\"hamburg\",\"torus\":false,"
+        "\"capture_go\":7}",
     };
     for (int i = 0; i < 3; i++) {
         game_settings s;

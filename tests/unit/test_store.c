@@ -7,7 +7,7 @@
 
 #include <stdlib.h>
 
-static const uint8_t HASH_A[32] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,
+static const uint8_t HASH_A[32] = { 1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15, 16,
                                     17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32 };
 static const uint8_t HASH_B[32] = { 0xff, 0xee, 0xdd, 0xcc, [31] = 0x42 };
 static const uint8_t ZERO[32];
@@ -56,7 +56,10 @@ TEST(store_rejects_bad_rows_without_writing) {
     char dir[256];
     CHECK(test_tmpdir(dir, sizeof dir) == 0);
     store *st = test_store_open(dir, "games.db");
-    if (!st) { CHECK(st != NULL); return; }
+    if (!st) {
+        CHECK(st != NULL);
+        return;
+    }
     store_game g = test_game("badmode0001", "tournament");
     CHECK_EQ_INT(store_insert_game(st, &g), STORE_ERROR);
     g = test_game("BadId", "online");
@@ -88,7 +91,10 @@ TEST(store_append_in_order_and_duplicate_seq_conflicts) {
     char dir[256];
     CHECK(test_tmpdir(dir, sizeof dir) == 0);
     store *st = test_store_open(dir, "games.db");
-    if (!st) { CHECK(st != NULL); return; }
+    if (!st) {
+        CHECK(st != NULL);
+        return;
+    }
     store_game g = test_game("appendgame1", "online");
     CHECK_EQ_INT(store_insert_game(st, &g), STORE_OK);
     store_action a1 = test_action(1, "attempt", 1, "D4");
@@ -131,7 +137,10 @@ TEST(store_claim_seat_works_once) {
     char dir[256];
     CHECK(test_tmpdir(dir, sizeof dir) == 0);
     store *st = test_store_open(dir, "games.db");
-    if (!st) { CHECK(st != NULL); return; }
+    if (!st) {
+        CHECK(st != NULL);
+        return;
+    }
     store_game g = test_game("claimgame01", "online");
     memcpy(g.seat_hash[0], HASH_A, 32);
     memcpy(g.invite_hash, HASH_B, 32);
@@ -150,7 +159,7 @@ TEST(store_claim_seat_works_once) {
     CHECK(memcmp(back.seat_hash[1], HASH_B, 32) == 0);
     CHECK(memcmp(back.invite_hash, ZERO, 32) == 0);
     CHECK_EQ_INT(back.invite_color, 0);
-    CHECK_EQ_INT(back.started_at_ms, 1700000000500);     /* the clock starts with the claim */
+    CHECK_EQ_INT(back.started_at_ms, 1700000000500); /* the clock starts with the claim */
     store_game_free_fields(&back);
     store_close(st);
     test_rmtree(dir);
@@ -160,7 +169,10 @@ TEST(store_notes_per_seat) {
     char dir[256];
     CHECK(test_tmpdir(dir, sizeof dir) == 0);
     store *st = test_store_open(dir, "games.db");
-    if (!st) { CHECK(st != NULL); return; }
+    if (!st) {
+        CHECK(st != NULL);
+        return;
+    }
     store_game g = test_game("notesgame01", "hotseat");
     CHECK_EQ_INT(store_insert_game(st, &g), STORE_OK);
     char *json = (char *)1;
@@ -186,7 +198,10 @@ TEST(store_rematch_set_once) {
     char dir[256];
     CHECK(test_tmpdir(dir, sizeof dir) == 0);
     store *st = test_store_open(dir, "games.db");
-    if (!st) { CHECK(st != NULL); return; }
+    if (!st) {
+        CHECK(st != NULL);
+        return;
+    }
     store_game g = test_game("firstgame01", "online");
     CHECK_EQ_INT(store_insert_game(st, &g), STORE_OK);
     CHECK_EQ_INT(store_set_rematch(st, "firstgame01", "secondgame1"), STORE_OK);
@@ -201,17 +216,20 @@ TEST(store_rematch_set_once) {
     test_rmtree(dir);
 }
 
-struct id_seen { char ids[8][24]; int count; };
+struct id_seen {
+    char ids[8][24];
+    int count;
+};
 
 static int remember_id(void *ctx, const char *id) {
     struct id_seen *seen = ctx;
-    if (seen->count < 8)
-        snprintf(seen->ids[seen->count++], 24, "%s", id);
+    if (seen->count < 8) snprintf(seen->ids[seen->count++], 24, "%s", id);
     return 0;
 }
 
 static int stop_at_first(void *ctx, const char *id) {
-    (void)ctx; (void)id;
+    (void)ctx;
+    (void)id;
     return 77;
 }
 
@@ -219,7 +237,10 @@ TEST(store_list_games_all_and_computer_to_resume) {
     char dir[256];
     CHECK(test_tmpdir(dir, sizeof dir) == 0);
     store *st = test_store_open(dir, "games.db");
-    if (!st) { CHECK(st != NULL); return; }
+    if (!st) {
+        CHECK(st != NULL);
+        return;
+    }
     const char *ids[] = { "listgame001", "listgame002", "listgame003", "listgame004" };
     const char *modes[] = { "computer", "online", "computer", "computer" };
     for (int i = 0; i < 4; i++) {
@@ -252,7 +273,10 @@ TEST(store_survives_close_and_reopen) {
     char dir[256];
     CHECK(test_tmpdir(dir, sizeof dir) == 0);
     store *st = test_store_open(dir, "games.db");
-    if (!st) { CHECK(st != NULL); return; }
+    if (!st) {
+        CHECK(st != NULL);
+        return;
+    }
     store_game g = test_game("reopengame1", "online");
     CHECK_EQ_INT(store_insert_game(st, &g), STORE_OK);
     for (int seq = 1; seq <= 10; seq++) {
@@ -262,16 +286,18 @@ TEST(store_survives_close_and_reopen) {
     CHECK_EQ_INT(store_put_notes(st, "reopengame1", 2, "[\"A1\"]"), STORE_OK);
     store_close(st);
 
-    for (int round = 0; round < 2; round++) {   /* reopening is idempotent */
+    for (int round = 0; round < 2; round++) { /* reopening is idempotent */
         st = test_store_open(dir, "games.db");
-        if (!st) { CHECK(st != NULL); break; }
+        if (!st) {
+            CHECK(st != NULL);
+            break;
+        }
         store_game back;
         store_action *list = NULL;
         int n = 0;
         CHECK_EQ_INT(store_load_game(st, "reopengame1", &back, &list, &n), STORE_OK);
         CHECK_EQ_INT(n, 10 + round);
-        for (int i = 0; i < n && i < 10; i++)
-            CHECK_EQ_INT(list[i].seq, i + 1);
+        for (int i = 0; i < n && i < 10; i++) CHECK_EQ_INT(list[i].seq, i + 1);
         free(list);
         store_game_free_fields(&back);
         char *json = NULL;
@@ -289,7 +315,10 @@ TEST(store_time_control_public_and_clock_lists) {
     char dir[256];
     CHECK(test_tmpdir(dir, sizeof dir) == 0);
     store *st = test_store_open(dir, "games.db");
-    if (!st) { CHECK(st != NULL); return; }
+    if (!st) {
+        CHECK(st != NULL);
+        return;
+    }
     store_game timed = test_game("clockgame01", "hotseat");
     timed.time_control_json = (char *)"{\"type\":\"absolute\",\"main\":600}";
     timed.started_at_ms = 1700000000000;
@@ -314,14 +343,14 @@ TEST(store_time_control_public_and_clock_lists) {
     CHECK_EQ_INT(back.started_at_ms, 1700000000000);
     store_game_free_fields(&back);
     CHECK_EQ_INT(store_load_game(st, "clockgame02", &back, NULL, NULL), STORE_OK);
-    CHECK_EQ_STR(back.time_control_json, "{\"type\":\"none\"}");   /* NULL on insert: untimed */
+    CHECK_EQ_STR(back.time_control_json, "{\"type\":\"none\"}"); /* NULL on insert: untimed */
     CHECK_EQ_INT(back.is_public, 1);
     CHECK_EQ_INT(back.started_at_ms, 0);
     store_game_free_fields(&back);
 
     struct id_seen clocks = { .count = 0 }, lobby = { .count = 0 };
     CHECK_EQ_INT(store_list_games(st, "clock_to_resume", remember_id, &clocks), STORE_OK);
-    CHECK_EQ_INT(clocks.count, 1);                        /* 03 ended by timeout, 04 untimed */
+    CHECK_EQ_INT(clocks.count, 1); /* 03 ended by timeout, 04 untimed */
     CHECK_EQ_STR(clocks.ids[0], "clockgame01");
     CHECK_EQ_INT(store_list_games(st, "public_to_list", remember_id, &lobby), STORE_OK);
     CHECK_EQ_INT(lobby.count, 1);

@@ -10,7 +10,7 @@
 
 #include "store/store_chat.h"
 
-static const uint8_t HASH_A[32] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,
+static const uint8_t HASH_A[32] = { 1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15, 16,
                                     17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32 };
 static const uint8_t HASH_B[32] = { 0xff, 0xee, 0xdd, 0xcc, [31] = 0x42 };
 
@@ -37,14 +37,20 @@ static store *open_with_game(char *dir, size_t cap, const char *id, const char *
         g.invite_color = 2;
         g.is_public = 1;
     }
-    if (store_insert_game(st, &g) != STORE_OK) { store_close(st); return NULL; }
+    if (store_insert_game(st, &g) != STORE_OK) {
+        store_close(st);
+        return NULL;
+    }
     return st;
 }
 
 TEST(store_chat_names_set_change_remove) {
     char dir[256];
     store *st = open_with_game(dir, sizeof dir, "namedgame01", "online");
-    if (!st) { CHECK(st != NULL); return; }
+    if (!st) {
+        CHECK(st != NULL);
+        return;
+    }
     char names[2][STORE_NAME_BYTES];
     CHECK_EQ_INT(store_get_names(st, "namedgame01", names), STORE_OK);
     CHECK_EQ_STR(names[0], "");
@@ -65,7 +71,7 @@ TEST(store_chat_names_set_change_remove) {
     CHECK_EQ_INT(store_put_name(st, "namedgame01", 3, "Bob"), STORE_ERROR);
     CHECK_EQ_INT(store_put_name(st, "namedgame01", 1, "a name of thirty-three characters"), STORE_ERROR);
     CHECK_EQ_INT(store_get_names(st, "namedgame01", names), STORE_OK);
-    CHECK_EQ_STR(names[0], "Alice");                    /* the refused write left nothing */
+    CHECK_EQ_STR(names[0], "Alice"); /* the refused write left nothing */
     store_close(st);
     test_rmtree(dir);
 }
@@ -73,7 +79,10 @@ TEST(store_chat_names_set_change_remove) {
 TEST(store_chat_rooms_are_numbered_apart) {
     char dir[256];
     store *st = open_with_game(dir, sizeof dir, "chattygame1", "online");
-    if (!st) { CHECK(st != NULL); return; }
+    if (!st) {
+        CHECK(st != NULL);
+        return;
+    }
     store_chat_message p1 = message(STORE_ROOM_PLAYERS, 1, 1, "Alice", "hello");
     store_chat_message p2 = message(STORE_ROOM_PLAYERS, 2, 2, "", "hi <b>there</b>");
     store_chat_message s1 = message(STORE_ROOM_SPECTATORS, 1, 0, "kibitzer", "D4 was a stone");
@@ -106,10 +115,10 @@ TEST(store_chat_rooms_are_numbered_apart) {
     }
     free(list);
     CHECK_EQ_INT(store_read_chat(st, "chattygame1", STORE_ROOM_PLAYERS, 1, 10, &list, &count), STORE_OK);
-    CHECK_EQ_INT(count, 1);                              /* after n = 1 */
+    CHECK_EQ_INT(count, 1); /* after n = 1 */
     free(list);
     CHECK_EQ_INT(store_read_chat(st, "chattygame1", STORE_ROOM_PLAYERS, 0, 1, &list, &count), STORE_OK);
-    CHECK_EQ_INT(count, 1);                              /* at most limit */
+    CHECK_EQ_INT(count, 1); /* at most limit */
     free(list);
     CHECK_EQ_INT(store_read_chat(st, "chattygame1", STORE_ROOM_SPECTATORS, 0, 10, &list, &count), STORE_OK);
     CHECK_EQ_INT(count, 1);
@@ -128,7 +137,10 @@ TEST(store_chat_rooms_are_numbered_apart) {
 TEST(store_chat_refuses_what_the_schema_refuses) {
     char dir[256];
     store *st = open_with_game(dir, sizeof dir, "strictgame1", "online");
-    if (!st) { CHECK(st != NULL); return; }
+    if (!st) {
+        CHECK(st != NULL);
+        return;
+    }
     store_chat_message m = message(STORE_ROOM_PLAYERS, 1, 0, "", "a spectator in the players' room");
     CHECK_EQ_INT(store_append_chat(st, "strictgame1", &m), STORE_ERROR);
     m = message(STORE_ROOM_SPECTATORS, 1, 1, "", "a player in the spectators' room");
@@ -139,7 +151,7 @@ TEST(store_chat_refuses_what_the_schema_refuses) {
     CHECK_EQ_INT(store_append_chat(st, "strictgame1", &m), STORE_ERROR);
     m = message(STORE_ROOM_PLAYERS, 0, 1, "", "n starts at 1");
     CHECK_EQ_INT(store_append_chat(st, "strictgame1", &m), STORE_ERROR);
-    memset(m.text, 'x', 301);                            /* 301 characters */
+    memset(m.text, 'x', 301); /* 301 characters */
     m.text[301] = '\0';
     m.n = 1;
     CHECK_EQ_INT(store_append_chat(st, "strictgame1", &m), STORE_ERROR);
@@ -161,7 +173,10 @@ static int count_id(void *ctx, const char *id) {
 TEST(store_chat_cancel_only_while_the_invite_is_unused) {
     char dir[256];
     store *st = open_with_game(dir, sizeof dir, "cancelgame1", "online");
-    if (!st) { CHECK(st != NULL); return; }
+    if (!st) {
+        CHECK(st != NULL);
+        return;
+    }
     store_game g = test_game("claimedgam1", "online");
     memcpy(g.seat_hash[0], HASH_A, 32);
     memcpy(g.invite_hash, HASH_B, 32);
@@ -200,7 +215,10 @@ TEST(store_chat_cancel_only_while_the_invite_is_unused) {
 TEST(store_chat_survives_reopen_and_leaves_the_log_alone) {
     char dir[256];
     store *st = open_with_game(dir, sizeof dir, "durablegam1", "online");
-    if (!st) { CHECK(st != NULL); return; }
+    if (!st) {
+        CHECK(st != NULL);
+        return;
+    }
     store_action a = test_action(1, "attempt", 1, "C3");
     CHECK_EQ_INT(store_append_action(st, "durablegam1", &a), STORE_OK);
     for (int i = 1; i <= 5; i++) {
@@ -209,11 +227,14 @@ TEST(store_chat_survives_reopen_and_leaves_the_log_alone) {
     }
     CHECK_EQ_INT(store_put_name(st, "durablegam1", 2, "Bob"), STORE_OK);
     a = test_action(2, "pass", 2, "");
-    CHECK_EQ_INT(store_append_action(st, "durablegam1", &a), STORE_OK);  /* seq 2 is still free */
+    CHECK_EQ_INT(store_append_action(st, "durablegam1", &a), STORE_OK); /* seq 2 is still free */
     store_close(st);
 
     st = test_store_open(dir, "games.db");
-    if (!st) { CHECK(st != NULL); return; }
+    if (!st) {
+        CHECK(st != NULL);
+        return;
+    }
     store_game back;
     store_action *actions = NULL;
     int count = 0;

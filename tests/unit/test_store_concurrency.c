@@ -35,8 +35,7 @@ static void *append_many(void *p) {
             char id[24];
             game_id_of(id, w->index, game);
             store_action a = test_action(seq, "attempt", 2 - seq % 2, vertex_of(w->index, game, seq));
-            if (store_append_action(w->st, id, &a) != STORE_OK)
-                w->failures++;
+            if (store_append_action(w->st, id, &a) != STORE_OK) w->failures++;
             /* A retried duplicate now and then, in a batch with others'
              * good writes: it alone must fail. */
             store_action dup = test_action(seq, "pass", 2 - seq % 2, "");
@@ -65,8 +64,7 @@ static void *read_while_writing(void *p) {
             continue;
         }
         for (int k = 0; k < n; k++)
-            if (list[k].seq != k + 1)
-                r->bad_prefixes++;
+            if (list[k].seq != k + 1) r->bad_prefixes++;
         free(list);
         store_game_free_fields(&g);
         r->reads++;
@@ -101,7 +99,10 @@ TEST(store_many_threads_append_to_many_games) {
     char dir[256];
     CHECK(test_tmpdir(dir, sizeof dir) == 0);
     store *st = test_store_open(dir, "games.db");
-    if (!st) { CHECK(st != NULL); return; }
+    if (!st) {
+        CHECK(st != NULL);
+        return;
+    }
     for (int w = 0; w < WRITERS; w++)
         for (int game = 0; game < GAMES_PER_WRITER; game++) {
             char id[24];
@@ -131,7 +132,10 @@ TEST(store_many_threads_append_to_many_games) {
     store_close(st);
 
     st = test_store_open(dir, "games.db");
-    if (!st) { CHECK(st != NULL); return; }
+    if (!st) {
+        CHECK(st != NULL);
+        return;
+    }
     CHECK_EQ_INT(verify_all_games(st), 0);
     store_close(st);
     test_rmtree(dir);

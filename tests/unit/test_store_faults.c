@@ -32,7 +32,12 @@
 
 enum { FAULT_WRITERS = 6 };
 
-struct fault_writer { store *st; char id[24]; int seq; int result; };
+struct fault_writer {
+    store *st;
+    char id[24];
+    int seq;
+    int result;
+};
 
 static void *append_one(void *p) {
     struct fault_writer *w = p;
@@ -69,7 +74,10 @@ TEST(store_disk_full_fails_cleanly_and_recovers) {
     CHECK(test_tmpdir(dir, sizeof dir) == 0);
     snprintf(wal, sizeof wal, "%s/games.db-wal", dir);
     store *st = test_store_open(dir, "games.db");
-    if (!st) { CHECK(st != NULL); return; }
+    if (!st) {
+        CHECK(st != NULL);
+        return;
+    }
     for (int i = 0; i < FAULT_WRITERS; i++) {
         char id[24];
         snprintf(id, sizeof id, "faultgame%02d", i);
@@ -97,7 +105,10 @@ TEST(store_disk_full_fails_cleanly_and_recovers) {
     store_close(st);
 
     st = test_store_open(dir, "games.db");
-    if (!st) { CHECK(st != NULL); return; }
+    if (!st) {
+        CHECK(st != NULL);
+        return;
+    }
     for (int i = 0; i < FAULT_WRITERS; i++) {
         char id[24];
         snprintf(id, sizeof id, "faultgame%02d", i);
@@ -108,7 +119,7 @@ TEST(store_disk_full_fails_cleanly_and_recovers) {
         CHECK_EQ_INT(n, 3);
         for (int k = 0; k < n; k++) {
             CHECK_EQ_INT(list[k].seq, k + 1);
-            CHECK_EQ_STR(list[k].kind, "attempt");   /* never the failed "pass" */
+            CHECK_EQ_STR(list[k].kind, "attempt"); /* never the failed "pass" */
         }
         free(list);
         store_game_free_fields(&g);
@@ -123,8 +134,7 @@ TEST(store_disk_full_fails_cleanly_and_recovers) {
 static int open_as_nobody(const char *db) {
     fflush(NULL);
     pid_t pid = fork();
-    if (pid < 0)
-        return -1;
+    if (pid < 0) return -1;
     if (pid == 0) {
         if (geteuid() == 0 && (setgroups(0, NULL) != 0 || setgid(65534) != 0 || setuid(65534) != 0))
             _exit(100);
@@ -135,8 +145,7 @@ static int open_as_nobody(const char *db) {
         _exit(code != STORE_OK && err[0] == '\0' ? 101 : code);
     }
     int status;
-    if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
-        return -1;
+    if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status)) return -1;
     return WEXITSTATUS(status);
 }
 
@@ -168,8 +177,7 @@ TEST(store_read_only_directory_or_file_is_unavailable) {
     /* A writable database in a read-only directory: SQLite cannot create
      * the -wal and -shm files WAL mode needs. */
     CHECK(chmod(db, 0600) == 0);
-    if (geteuid() == 0)
-        CHECK(chown(db, 65534, 65534) == 0);
+    if (geteuid() == 0) CHECK(chown(db, 65534, 65534) == 0);
     CHECK(chmod(rw_dir, 0555) == 0);
     CHECK_EQ_INT(open_as_nobody(db), STORE_UNAVAILABLE);
 
@@ -183,9 +191,15 @@ TEST(store_read_only_directory_or_file_is_unavailable) {
 
 enum { KILL_GAMES = 8, KILL_ROUNDS = 4 };
 
-struct ack { int32_t game, seq; };
+struct ack {
+    int32_t game, seq;
+};
 
-struct kill_writer { store *st; int game; int fd; };
+struct kill_writer {
+    store *st;
+    int game;
+    int fd;
+};
 
 static void *append_and_ack(void *p) {
     struct kill_writer *w = p;
@@ -193,11 +207,9 @@ static void *append_and_ack(void *p) {
     snprintf(id, sizeof id, "killgame%02d", w->game % 100);
     for (int seq = 1;; seq++) {
         store_action a = test_action(seq, "attempt", 2 - seq % 2, "C3");
-        if (store_append_action(w->st, id, &a) != STORE_OK)
-            _exit(3);
-        struct ack k = { w->game, seq };            /* 8 bytes: an atomic pipe write */
-        if (write(w->fd, &k, sizeof k) != sizeof k)
-            _exit(4);
+        if (store_append_action(w->st, id, &a) != STORE_OK) _exit(3);
+        struct ack k = { w->game, seq }; /* 8 bytes: an atomic pipe write */
+        if (write(w->fd, &k, sizeof k) != sizeof k) _exit(4);
     }
     return NULL;
 }
@@ -207,15 +219,13 @@ static void *append_and_ack(void *p) {
  * parent kills it. */
 static void child_append_forever(const char *dir, int fd) {
     store *st = test_store_open(dir, "games.db");
-    if (!st)
-        _exit(2);
+    if (!st) _exit(2);
     for (int i = 0; i < KILL_GAMES; i++) {
         char id[24];
         snprintf(id, sizeof id, "killgame%02d", i);
         store_game g = test_game(id, "online");
         int rc = store_insert_game(st, &g);
-        if (rc != STORE_OK && rc != STORE_CONFLICT)
-            _exit(2);
+        if (rc != STORE_OK && rc != STORE_CONFLICT) _exit(2);
     }
     pthread_t t[KILL_GAMES];
     struct kill_writer w[KILL_GAMES];
@@ -223,42 +233,35 @@ static void child_append_forever(const char *dir, int fd) {
         w[i] = (struct kill_writer){ st, i, fd };
         pthread_create(&t[i], NULL, append_and_ack, &w[i]);
     }
-    for (;;)
-        pause();
+    for (;;) pause();
 }
 
 static void note_ack(const struct ack *k, int max_acked[KILL_GAMES]) {
-    if (k->game >= 0 && k->game < KILL_GAMES && k->seq > max_acked[k->game])
-        max_acked[k->game] = k->seq;
+    if (k->game >= 0 && k->game < KILL_GAMES && k->seq > max_acked[k->game]) max_acked[k->game] = k->seq;
 }
-
 
 /* Reads acknowledgements for ms milliseconds from the first one (or until
  * the child dies), kills the child, then drains what it wrote before dying;
  * max_acked[g] = highest acknowledged seq. */
 static void collect_acks_then_kill(pid_t pid, int fd, int ms, int max_acked[KILL_GAMES]) {
     struct ack k;
-    if (read(fd, &k, sizeof k) == sizeof k)
-        note_ack(&k, max_acked);
+    if (read(fd, &k, sizeof k) == sizeof k) note_ack(&k, max_acked);
     int64_t start = now_monotonic_ms();
     int64_t left;
     while ((left = ms - (now_monotonic_ms() - start)) > 0) {
         struct pollfd pfd = { .fd = fd, .events = POLLIN };
-        if (poll(&pfd, 1, (int)left) == 1 && read(fd, &k, sizeof k) == sizeof k)
-            note_ack(&k, max_acked);
+        if (poll(&pfd, 1, (int)left) == 1 && read(fd, &k, sizeof k) == sizeof k) note_ack(&k, max_acked);
     }
     kill(pid, SIGKILL);
     waitpid(pid, NULL, 0);
-    while (read(fd, &k, sizeof k) == sizeof k)
-        note_ack(&k, max_acked);
+    while (read(fd, &k, sizeof k) == sizeof k) note_ack(&k, max_acked);
 }
 
 /* Every game's log is 1..n with no gap and n >= what was acknowledged;
  * returns the number of violations. */
 static int check_acknowledged(const char *dir, const int max_acked[KILL_GAMES]) {
     store *st = test_store_open(dir, "games.db");
-    if (!st)
-        return 1;
+    if (!st) return 1;
     int bad = 0;
     for (int i = 0; i < KILL_GAMES; i++) {
         char id[24];
@@ -272,8 +275,7 @@ static int check_acknowledged(const char *dir, const int max_acked[KILL_GAMES]) 
             continue;
         }
         bad += n < max_acked[i];
-        for (int k = 0; k < n; k++)
-            bad += list[k].seq != k + 1;
+        for (int k = 0; k < n; k++) bad += list[k].seq != k + 1;
         free(list);
         store_game_free_fields(&g);
     }
@@ -300,8 +302,7 @@ TEST(store_kill_9_loses_nothing_acknowledged) {
         int max_acked[KILL_GAMES] = { 0 };
         collect_acks_then_kill(pid, fds[0], 20 + 30 * round, max_acked);
         close(fds[0]);
-        for (int i = 0; i < KILL_GAMES; i++)
-            total_acked += max_acked[i];
+        for (int i = 0; i < KILL_GAMES; i++) total_acked += max_acked[i];
         CHECK_EQ_INT(check_acknowledged(round_dir, max_acked), 0);
     }
     CHECK(total_acked > 0);

@@ -56,16 +56,22 @@ TEST(store_migrates_empty_file_and_reopens_idempotently) {
     char dir[256], db[300];
     CHECK(test_tmpdir(dir, sizeof dir) == 0);
     snprintf(db, sizeof db, "%s/games.db", dir);
-    CHECK(write_file(db, "") == 0);                       /* an empty file, as `touch` makes */
+    CHECK(write_file(db, "") == 0); /* an empty file, as `touch` makes */
     store *st = test_store_open(dir, "games.db");
-    if (!st) { CHECK(st != NULL); return; }
+    if (!st) {
+        CHECK(st != NULL);
+        return;
+    }
     store_game g = test_game("migrategame", "online");
     CHECK_EQ_INT(store_insert_game(st, &g), STORE_OK);
     store_close(st);
     CHECK_EQ_INT(read_user_version(db), 3);
     for (int i = 0; i < 2; i++) {
         st = test_store_open(dir, "games.db");
-        if (!st) { CHECK(st != NULL); return; }
+        if (!st) {
+            CHECK(st != NULL);
+            return;
+        }
         store_game back;
         CHECK_EQ_INT(store_load_game(st, "migrategame", &back, NULL, NULL), STORE_OK);
         store_game_free_fields(&back);
@@ -82,7 +88,7 @@ TEST(store_creates_missing_file_and_directory) {
     char err[256];
     CHECK_EQ_INT(open_with(db, TEST_SCHEMA_PATH, err, sizeof err), STORE_OK);
     CHECK_EQ_INT(read_user_version(db), 3);
-    struct stat sb;                       /* it holds hidden stones: owner only */
+    struct stat sb; /* it holds hidden stones: owner only */
     CHECK(stat(db, &sb) == 0 && (sb.st_mode & 0777) == 0600);
     test_rmtree(dir);
 }
@@ -96,9 +102,9 @@ TEST(store_refuses_newer_and_foreign_databases) {
     CHECK(write_user_version(db, 99) == 0);
     CHECK_EQ_INT(open_with(db, TEST_SCHEMA_PATH, err, sizeof err), STORE_ERROR);
     CHECK(strstr(err, "newer") != NULL);
-    CHECK_EQ_INT(read_user_version(db), 99);              /* left as it was */
+    CHECK_EQ_INT(read_user_version(db), 99); /* left as it was */
 
-    CHECK(write_user_version(db, 0) == 0);                /* tables but no version */
+    CHECK(write_user_version(db, 0) == 0); /* tables but no version */
     CHECK_EQ_INT(open_with(db, TEST_SCHEMA_PATH, err, sizeof err), STORE_ERROR);
     CHECK(strstr(err, "not a Phantom Go database") != NULL);
 
@@ -126,7 +132,7 @@ TEST(store_refused_schema_leaves_the_file_empty) {
     CHECK_EQ_INT(open_with(db, bad_schema, err, sizeof err), STORE_ERROR);
     CHECK(strstr(err, "already exists") != NULL);
 
-    store *st = test_store_open(dir, "games.db");      /* nothing of the failures stayed */
+    store *st = test_store_open(dir, "games.db"); /* nothing of the failures stayed */
     CHECK(st != NULL);
     if (st) {
         store_game g = test_game("afterfailed", "online");

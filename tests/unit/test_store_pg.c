@@ -14,7 +14,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 
-#define TEST_PASSWORD "phantom-test"   /* tests/pg/postgres.mjs sets it */
+#define TEST_PASSWORD "phantom-test" /* tests/pg/postgres.mjs sets it */
 
 /* The server's TCP port, read from PHANTOMGO_TEST_PG's port=N. */
 static int test_port(void) {
@@ -129,14 +129,16 @@ TEST(store_pg_two_servers_append_each_seq_once) {
  * seq is won exactly once, whichever store wins it. */
 enum { RACERS = 8, RACE_SEQS = 40 };
 
-struct racer { store *st; int wins; };
+struct racer {
+    store *st;
+    int wins;
+};
 
 static void *race(void *arg) {
     struct racer *r = arg;
     for (int seq = 1; seq <= RACE_SEQS; seq++) {
         store_action act = test_action(seq, "pass", 1 + seq % 2, "");
-        if (store_append_action(r->st, "racedgame01", &act) == STORE_OK)
-            r->wins++;
+        if (store_append_action(r->st, "racedgame01", &act) == STORE_OK) r->wins++;
     }
     return NULL;
 }
@@ -172,8 +174,7 @@ TEST(store_pg_racing_servers_never_apply_a_seq_twice) {
     int n = 0;
     CHECK_EQ_INT(store_load_game(st[1], g.id, &row, &log, &n), STORE_OK);
     CHECK_EQ_INT(n, RACE_SEQS);
-    for (int i = 0; i < n; i++)
-        CHECK_EQ_INT(log[i].seq, i + 1);
+    for (int i = 0; i < n; i++) CHECK_EQ_INT(log[i].seq, i + 1);
     free(log);
     store_game_free_fields(&row);
     store_close(st[0]);

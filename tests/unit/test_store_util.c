@@ -15,13 +15,13 @@ int test_tmpdir(char *dir, size_t cap) {
 }
 
 static int remove_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw) {
-    (void)sb; (void)flag; (void)ftw;
+    (void)sb;
+    (void)flag;
+    (void)ftw;
     return remove(path);
 }
 
-void test_rmtree(const char *dir) {
-    nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
-}
+void test_rmtree(const char *dir) { nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS); }
 
 const char *test_pg_base(void) {
     const char *base = getenv("PHANTOMGO_TEST_PG");
@@ -36,8 +36,7 @@ int test_pg_exec(const char *dbname, const char *sql) {
     if (ok) {
         PGresult *res = PQexec(conn, sql);
         ok = PQresultStatus(res) == PGRES_COMMAND_OK || PQresultStatus(res) == PGRES_TUPLES_OK;
-        if (!ok)
-            fprintf(stderr, "    %s: %s", sql, PQresultErrorMessage(res));
+        if (!ok) fprintf(stderr, "    %s: %s", sql, PQresultErrorMessage(res));
         PQclear(res);
     } else {
         fprintf(stderr, "    %s", PQerrorMessage(conn));
@@ -52,8 +51,7 @@ static void pg_location(const char *dir, const char *name, char *out, size_t cap
     char key[512];
     snprintf(key, sizeof key, "%s/%s", dir, name);
     unsigned long h = 5381;
-    for (const char *p = key; *p; p++)
-        h = h * 33 + (unsigned char)*p;
+    for (const char *p = key; *p; p++) h = h * 33 + (unsigned char)*p;
     char db[32], sql[64];
     snprintf(db, sizeof db, "unit_%lx", h & 0xffffffffffUL);
     snprintf(sql, sizeof sql, "CREATE DATABASE %s", db);
@@ -61,26 +59,21 @@ static void pg_location(const char *dir, const char *name, char *out, size_t cap
     static char made[64][32];
     static int made_count;
     int known = 0;
-    for (int i = 0; i < made_count; i++)
-        known |= !strcmp(made[i], db);
+    for (int i = 0; i < made_count; i++) known |= !strcmp(made[i], db);
     if (!known) {
         test_pg_exec("postgres", sql);
-        if (made_count < 64)
-            snprintf(made[made_count++], sizeof made[0], "%s", db);
+        if (made_count < 64) snprintf(made[made_count++], sizeof made[0], "%s", db);
     }
     snprintf(out, cap, "%s dbname=%s", test_pg_base(), db);
 }
 
 store *test_store_open(const char *dir, const char *name) {
     char path[1024], err[256];
-    if (test_pg_base())
-        pg_location(dir, name, path, sizeof path);
-    else
-        snprintf(path, sizeof path, "%s/%s", dir, name);
+    if (test_pg_base()) pg_location(dir, name, path, sizeof path);
+    else snprintf(path, sizeof path, "%s/%s", dir, name);
     store *st = NULL;
     int code = store_open(&st, path, TEST_SCHEMA_PATH, err, sizeof err);
-    if (code != STORE_OK)
-        fprintf(stderr, "    store_open(%s): %s (%s)\n", path, store_strerror(code), err);
+    if (code != STORE_OK) fprintf(stderr, "    store_open(%s): %s (%s)\n", path, store_strerror(code), err);
     return st;
 }
 

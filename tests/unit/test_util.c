@@ -69,8 +69,7 @@ TEST(json_whole_numbers_are_strict) {
     CHECK(read_whole("5", 5, 25, &n) && n == 5);
     n = -1;
     const char *refused[] = { "9.5", "4", "26", "\"9\"", "true", "null", "[9]", "-0.5", "1e300" };
-    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
-        CHECK(!read_whole(refused[i], 5, 25, &n));
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) CHECK(!read_whole(refused[i], 5, 25, &n));
     CHECK_EQ_INT(n, -1);
     CHECK(!json_whole_int(NULL, 0, 1, &n));
 

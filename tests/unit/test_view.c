@@ -29,7 +29,7 @@ static observation obs(const referee *r, viewer v, int seq) {
 }
 
 TEST(view_moves_seen_only_by_their_mover) {
-    const char *moves[] = { "C3", "C3", "D4" };   /* black C3; white tries C3 (illegal), plays D4 */
+    const char *moves[] = { "C3", "C3", "D4" }; /* black C3; white tries C3 (illegal), plays D4 */
     referee *r = game(5, RULES_OLYMPIAD, moves, 3);
     observation b = obs(r, VIEWER_BLACK, 1), w = obs(r, VIEWER_WHITE, 1), s = obs(r, VIEWER_SPECTATOR, 1);
     CHECK_EQ_INT(b.point, vtx(5, "C3"));
@@ -41,10 +41,10 @@ TEST(view_moves_seen_only_by_their_mover) {
     b = obs(r, VIEWER_BLACK, 2);
     w = obs(r, VIEWER_WHITE, 2);
     CHECK_EQ_INT(w.kind, EV_ILLEGAL);
-    CHECK_EQ_INT(w.point, vtx(5, "C3"));        /* the mover knows where */
-    CHECK_EQ_INT(w.reason, ILLEGAL_NONE);       /* but olympiad says only "illegal" */
-    CHECK_EQ_INT(b.kind, EV_ILLEGAL);           /* the opponent learns it happened */
-    CHECK_EQ_INT(b.point, NO_POINT);            /* never where */
+    CHECK_EQ_INT(w.point, vtx(5, "C3"));  /* the mover knows where */
+    CHECK_EQ_INT(w.reason, ILLEGAL_NONE); /* but olympiad says only "illegal" */
+    CHECK_EQ_INT(b.kind, EV_ILLEGAL);     /* the opponent learns it happened */
+    CHECK_EQ_INT(b.point, NO_POINT);      /* never where */
     CHECK_EQ_INT(b.turn, 2);
     view v;
     view_build(r, VIEWER_WHITE, &v);
@@ -61,11 +61,11 @@ TEST(view_moves_seen_only_by_their_mover) {
 }
 
 TEST(view_tried_points_this_turn) {
-    const char *moves[] = { "C3", "D4", "D4", "C3" };   /* W D4; B tries D4, then C3? own: no */
+    const char *moves[] = { "C3", "D4", "D4", "C3" }; /* W D4; B tries D4, then C3? own: no */
     (void)moves;
     const char *m[] = { "C3", "D4" };
     referee *r = game(5, RULES_OLYMPIAD, m, 2);
-    CHECK_EQ_INT(ref_try(r, BLACK, "D4", NULL), REFUSE_NONE);   /* illegal: white stone */
+    CHECK_EQ_INT(ref_try(r, BLACK, "D4", NULL), REFUSE_NONE); /* illegal: white stone */
     view v;
     view_build(r, VIEWER_BLACK, &v);
     CHECK_EQ_INT(v.n_tried, 1);
@@ -74,17 +74,17 @@ TEST(view_tried_points_this_turn) {
     CHECK_EQ_INT(v.attempts_this_turn, 1);
     view_build(r, VIEWER_WHITE, &v);
     CHECK_EQ_INT(v.n_tried, 0);
-    CHECK_EQ_INT(v.attempts_this_turn, 1);                       /* public: how many, not where */
+    CHECK_EQ_INT(v.attempts_this_turn, 1); /* public: how many, not where */
     CHECK_EQ_INT(v.mark[vtx(5, "D4")], 0);
     referee_free(r);
 }
 
 TEST(view_olympiad_captures_public_no_atari) {
-    const char *moves[] = { "E5", "A1", "B1", "E4", "A2" };   /* B1 ataris A1; A2 captures it */
+    const char *moves[] = { "E5", "A1", "B1", "E4", "A2" }; /* B1 ataris A1; A2 captures it */
     referee *r = game(5, RULES_OLYMPIAD, moves, 5);
-    CHECK(referee_event(r, 3)->atari);                        /* the truth knows */
+    CHECK(referee_event(r, 3)->atari); /* the truth knows */
     for (int v = VIEWER_BLACK; v <= VIEWER_SPECTATOR; v++) {
-        CHECK(!obs(r, (viewer)v, 3).atari);                   /* olympiad announces none */
+        CHECK(!obs(r, (viewer)v, 3).atari); /* olympiad announces none */
         observation o = obs(r, (viewer)v, 5);
         CHECK_EQ_INT(o.captured_count, 1);
         CHECK_EQ_INT(o.captured_known, 1);
@@ -101,7 +101,7 @@ TEST(view_olympiad_captures_public_no_atari) {
         observation o = obs(r, (viewer)who, 3);
         CHECK(o.full_truth);
         CHECK(!o.atari);
-        CHECK(o.atari_unannounced);                           /* the record still knows */
+        CHECK(o.atari_unannounced); /* the record still knows */
     }
     referee_free(r);
 }
@@ -126,10 +126,10 @@ TEST(view_hamburg_reasons_and_capture_counts) {
     CHECK(obs(r, VIEWER_WHITE, 3).atari);
     observation b = obs(r, VIEWER_BLACK, 5), w = obs(r, VIEWER_WHITE, 5), s = obs(r, VIEWER_SPECTATOR, 5);
     CHECK_EQ_INT(b.captured_count, 1);
-    CHECK_EQ_INT(b.captured_known, 0);          /* the capturer: the count only */
+    CHECK_EQ_INT(b.captured_known, 0); /* the capturer: the count only */
     CHECK_EQ_INT(s.captured_count, 1);
     CHECK_EQ_INT(s.captured_known, 0);
-    CHECK_EQ_INT(w.captured_known, 1);          /* the owner sees their own stone go */
+    CHECK_EQ_INT(w.captured_known, 1); /* the owner sees their own stone go */
     CHECK_EQ_INT(w.captured[0], vtx(5, "A1"));
     view v;
     view_build(r, VIEWER_WHITE, &v);
@@ -144,7 +144,7 @@ TEST(view_hamburg_reasons_and_capture_counts) {
 }
 
 TEST(view_game_over_reveals_everything) {
-    const char *moves[] = { "E5", "A1", "B1", "E4", "A2", "E5" };   /* last: white illegal on E5 */
+    const char *moves[] = { "E5", "A1", "B1", "E4", "A2", "E5" }; /* last: white illegal on E5 */
     referee *r = game(5, RULES_HAMBURG, moves, 6);
     observation before = obs(r, VIEWER_SPECTATOR, 1);
     CHECK_EQ_INT(before.point, NO_POINT);
@@ -221,7 +221,7 @@ TEST(view_identical_when_differences_are_hidden) {
         referee *a = game(5, (referee_rules)rules, ma, 5), *b = game(5, (referee_rules)rules, mb, 5);
         check_same_for(a, b, VIEWER_WHITE, true);
         check_same_for(a, b, VIEWER_SPECTATOR, true);
-        check_same_for(a, b, VIEWER_BLACK, false);       /* the test can tell them apart */
+        check_same_for(a, b, VIEWER_BLACK, false); /* the test can tell them apart */
         referee_free(a);
         referee_free(b);
     }
@@ -249,12 +249,12 @@ TEST(view_hamburg_hides_which_stones_were_captured) {
     const char *mb[] = { "B1", "A1", "D1", "E1", "E2" };
     referee *a = game(5, RULES_HAMBURG, ma, 5), *b = game(5, RULES_HAMBURG, mb, 5);
     check_same_for(a, b, VIEWER_SPECTATOR, true);
-    check_same_for(a, b, VIEWER_WHITE, false);           /* the owner sees which */
+    check_same_for(a, b, VIEWER_WHITE, false); /* the owner sees which */
     referee_free(a);
     referee_free(b);
     a = game(5, RULES_OLYMPIAD, ma, 5);
     b = game(5, RULES_OLYMPIAD, mb, 5);
-    check_same_for(a, b, VIEWER_SPECTATOR, false);       /* olympiad announces the points */
+    check_same_for(a, b, VIEWER_SPECTATOR, false); /* olympiad announces the points */
     referee_free(a);
     referee_free(b);
 }
@@ -265,9 +265,9 @@ static void check_view_against_truth(const referee *r, const view *vw, viewer v)
     const game_settings *s = referee_settings(r);
     for (point p = 0; p < b->npoints; p++) {
         int seen = vw->stone[p], real = board_at(b, p);
-        if (v != VIEWER_SPECTATOR) CHECK((seen == (int)v) == (real == (int)v));   /* own stones exact */
+        if (v != VIEWER_SPECTATOR) CHECK((seen == (int)v) == (real == (int)v)); /* own stones exact */
         if (seen != EMPTY && seen != (int)v) {
-            CHECK(vw->mark[p] & VIEW_HANDICAP);      /* never a hidden stone */
+            CHECK(vw->mark[p] & VIEW_HANDICAP); /* never a hidden stone */
             CHECK_EQ_INT(seen, BLACK);
             if (s->rules != RULES_HAMBURG) CHECK_EQ_INT(real, BLACK);
         }
@@ -298,7 +298,10 @@ TEST(view_random_games_never_show_hidden_stones) {
         s.rules = (referee_rules)(seed % 3);
         s.torus = seed % 5 == 0;
         s.ko = seed % 2 ? KO_SUPERKO : KO_SIMPLE;
-        if (seed % 3 == 1) { s.handicap = 2 + (int)(seed % 3); s.komi_x2 = 1; }
+        if (seed % 3 == 1) {
+            s.handicap = 2 + (int)(seed % 3);
+            s.komi_x2 = 1;
+        }
         if (seed % 7 == 3) s.capture_target = 3;
         referee *r = referee_new(&s);
         for (int v = VIEWER_BLACK; v <= VIEWER_SPECTATOR; v++) view_init(&incremental[v], &s, (viewer)v);
@@ -336,5 +339,5 @@ TEST(view_random_games_never_show_hidden_stones) {
         }
         referee_free(r);
     }
-    CHECK(events > 5000);   /* the games really were played out */
+    CHECK(events > 5000); /* the games really were played out */
 }
