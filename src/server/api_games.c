@@ -6,6 +6,7 @@
  * information possible. */
 #include "server/api_games.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 #include "server/deadlines.h"
 #include "server/games.h"
 #include "server/lobby.h"
+#include "util/game_mode.h"
 #include "util/now.h"
 #include "util/strbuf.h"
 #include "wire/clock_json.h"
@@ -253,9 +255,9 @@ static bool read_new_game(http_request *rq, const cJSON *o, game_new *req) {
         !read_choice(rq, o, "color", colors, "random", &color) ||
         !read_choice(rq, o, "level", levels, "medium", &req->level))
         return false;
-    req->mode = !strcmp(mode, "online")    ? MODE_ONLINE
-                : !strcmp(mode, "hotseat") ? MODE_HOTSEAT
-                                           : MODE_COMPUTER;
+    bool known_mode = mode_parse(mode, &req->mode);
+    assert(known_mode); /* read_choice took one of modes[], util's names */
+    (void)known_mode;
     if (!read_clock_and_lobby(rq, o, req)) return false;
     const cJSON *settings = cJSON_GetObjectItemCaseSensitive(o, "settings");
     char err[160];
