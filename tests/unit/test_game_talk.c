@@ -4,33 +4,14 @@
  * callback, so a message changes no view), names in the views, the rooms'
  * numbering and its survival across a reopen, and cancelling. */
 #include "harness.h"
+#include "test_games_util.h"
 #include "test_store_util.h"
 
 #include <stdlib.h>
 
 #include "server/games.h"
 
-typedef struct fixture {
-    char dir[256];
-    store *st;
-    games *gm;
-} fixture;
-
-static bool fixture_open(fixture *f) {
-    memset(f, 0, sizeof *f);
-    char err[200];
-    if (test_tmpdir(f->dir, sizeof f->dir) != 0 || !(f->st = test_store_open(f->dir, "games.db")))
-        return false;
-    return games_open(&f->gm, f->st, err, sizeof err) == GAMES_OK;
-}
-
-static void fixture_close(fixture *f) {
-    games_close(f->gm);
-    store_close(f->st);
-    test_rmtree(f->dir);
-}
-
-static game *new_game(fixture *f, game_mode mode, game_created *c) {
+static game *new_game(games_fixture *f, game_mode mode, game_created *c) {
     game_new req;
     memset(&req, 0, sizeof req);
     req.mode = mode;
@@ -77,8 +58,8 @@ static void on_talk(games_watcher *w, int room) {
 }
 
 TEST(game_talk_messages_wake_talk_only_and_are_numbered_per_room) {
-    fixture f;
-    if (!fixture_open(&f)) {
+    games_fixture f;
+    if (!games_fixture_open(&f)) {
         CHECK(!"fixture");
         return;
     }
@@ -86,7 +67,7 @@ TEST(game_talk_messages_wake_talk_only_and_are_numbered_per_room) {
     game *g = new_game(&f, MODE_ONLINE, &c);
     if (!g) {
         CHECK(g != NULL);
-        fixture_close(&f);
+        games_fixture_close(&f);
         return;
     }
     listening l = { .w = { .notify = on_update, .talk = on_talk } };
@@ -138,12 +119,12 @@ TEST(game_talk_messages_wake_talk_only_and_are_numbered_per_room) {
     CHECK(text && strstr(text, "\"last\":2"));
     free(text);
     game_release(g);
-    fixture_close(&f);
+    games_fixture_close(&f);
 }
 
 TEST(game_talk_closed_rooms_and_cancelling) {
-    fixture f;
-    if (!fixture_open(&f)) {
+    games_fixture f;
+    if (!games_fixture_open(&f)) {
         CHECK(!"fixture");
         return;
     }
@@ -158,7 +139,7 @@ TEST(game_talk_closed_rooms_and_cancelling) {
     game *g = new_game(&f, MODE_ONLINE, &c);
     if (!g) {
         CHECK(g != NULL);
-        fixture_close(&f);
+        games_fixture_close(&f);
         return;
     }
     CHECK(!game_cancelled(g));
@@ -176,5 +157,5 @@ TEST(game_talk_closed_rooms_and_cancelling) {
     CHECK(text && strstr(text, "\"cancelled\":true"));
     free(text);
     game_release(g);
-    fixture_close(&f);
+    games_fixture_close(&f);
 }

@@ -4,6 +4,7 @@
  * transaction), the clock check the deadline timer calls, and the one
  * mapping of store statuses. */
 #include "harness.h"
+#include "test_games_util.h"
 #include "test_store_util.h"
 
 #include <stdlib.h>
@@ -11,30 +12,16 @@
 #include "engine/vertex.h"
 #include "server/games.h"
 
-typedef struct fixture {
-    char dir[256];
-    store *st;
-    games *gm;
-} fixture;
-
-static bool fixture_open(fixture *f) {
-    memset(f, 0, sizeof *f);
-    char err[200];
-    if (test_tmpdir(f->dir, sizeof f->dir) != 0 || !(f->st = test_store_open(f->dir, "games.db")))
-        return false;
-    if (games_open(&f->gm, f->st, err, sizeof err) != GAMES_OK) return false;
+/* The registry with the options the server gives it (abandonment after
+ * 600 s, the test clock allowed). */
+static bool fixture_open(games_fixture *f) {
+    if (!games_fixture_open(f)) return false;
     games_set_options(f->gm, 600, true);
     return true;
 }
 
-static void fixture_close(fixture *f) {
-    games_close(f->gm);
-    store_close(f->st);
-    test_rmtree(f->dir);
-}
-
 /* Reopens the registry over the same store: every game is replayed. */
-static void fixture_reopen(fixture *f) {
+static void fixture_reopen(games_fixture *f) {
     char err[200];
     games_close(f->gm);
     f->gm = NULL;
@@ -77,7 +64,7 @@ static void count_change(game_listener *l, game *g) {
 }
 
 TEST(games_act_retry_and_replay) {
-    fixture f;
+    games_fixture f;
     CHECK(fixture_open(&f));
     if (!f.gm) return;
     game_new req = hotseat();
@@ -122,11 +109,11 @@ TEST(games_act_retry_and_replay) {
     free(again);
     free(black_view);
     free(replayed);
-    fixture_close(&f);
+    games_fixture_close(&f);
 }
 
 TEST(games_listeners_hear_creation_changes_and_loads) {
-    fixture f;
+    games_fixture f;
     CHECK(fixture_open(&f));
     if (!f.gm) return;
     counter cnt = { .l.changed = count_change };
@@ -159,11 +146,11 @@ TEST(games_listeners_hear_creation_changes_and_loads) {
     CHECK_EQ_INT(listed.calls, 1);
     CHECK_EQ_STR(listed.last, c.id);
     games_unlisten(f.gm, &cnt.l);
-    fixture_close(&f);
+    games_fixture_close(&f);
 }
 
 TEST(games_unknown_and_unreplayable_games) {
-    fixture f;
+    games_fixture f;
     CHECK(fixture_open(&f));
     if (!f.gm) return;
     game *g;
@@ -175,11 +162,11 @@ TEST(games_unknown_and_unreplayable_games) {
     CHECK_EQ_INT(store_append_action(f.st, "brokengame1", &bad), STORE_OK);
     CHECK_EQ_INT(games_get(f.gm, "brokengame1", &g), GAMES_ERROR);
     CHECK(g == NULL);
-    fixture_close(&f);
+    games_fixture_close(&f);
 }
 
 TEST(games_claim_join_and_lobby_facts) {
-    fixture f;
+    games_fixture f;
     CHECK(fixture_open(&f));
     if (!f.gm) return;
     game_new req = hotseat();
@@ -207,11 +194,11 @@ TEST(games_claim_join_and_lobby_facts) {
     CHECK_EQ_INT(facts.free_color, 0);
     CHECK(facts.started_ms > 0);
     game_release(g);
-    fixture_close(&f);
+    games_fixture_close(&f);
 }
 
 TEST(games_rematch_is_one_transaction) {
-    fixture f;
+    games_fixture f;
     CHECK(fixture_open(&f));
     if (!f.gm) return;
     game_new req = hotseat();
@@ -255,11 +242,11 @@ TEST(games_rematch_is_one_transaction) {
     CHECK_EQ_INT(store_load_game(f.st, "orphanrow01", &row, NULL, NULL), STORE_NOT_FOUND);
     CHECK_EQ_INT(store_create_rematch(f.st, "nosuchgame1", &other), STORE_NOT_FOUND);
     CHECK_EQ_INT(store_load_game(f.st, "orphanrow01", &row, NULL, NULL), STORE_NOT_FOUND);
-    fixture_close(&f);
+    games_fixture_close(&f);
 }
 
 TEST(games_clock_check_ends_a_game_out_of_time) {
-    fixture f;
+    games_fixture f;
     CHECK(fixture_open(&f));
     if (!f.gm) return;
     game_new req = hotseat();
@@ -280,7 +267,7 @@ TEST(games_clock_check_ends_a_game_out_of_time) {
     cJSON *answer;
     CHECK_EQ_INT(game_act(g, BLACK, 2, &a, &answer), GAMES_GAME_OVER);
     game_release(g);
-    fixture_close(&f);
+    games_fixture_close(&f);
 }
 
 TEST(games_one_mapping_of_store_statuses) {

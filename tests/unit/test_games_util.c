@@ -1,0 +1,20 @@
+/* Helpers of the games module's unit tests (see test_games_util.h). */
+#include "test_games_util.h"
+
+#include <string.h>
+
+#include "test_store_util.h"
+
+bool games_fixture_open(games_fixture *f) {
+    memset(f, 0, sizeof *f);
+    char err[200];
+    if (test_tmpdir(f->dir, sizeof f->dir) != 0 || !(f->st = test_store_open(f->dir, "games.db")))
+        return false;
+    return games_open(&f->gm, f->st, err, sizeof err) == GAMES_OK;
+}
+
+void games_fixture_close(games_fixture *f) {
+    games_close(f->gm);
+    store_close(f->st);
+    test_rmtree(f->dir);
+}

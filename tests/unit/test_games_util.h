@@ -1,0 +1,22 @@
+/* Helpers shared by the games module's unit tests: a registry over a real
+ * SQLite store in a temporary directory, opened and removed per test. */
+#ifndef PG_TEST_GAMES_UTIL_H
+#define PG_TEST_GAMES_UTIL_H
+
+#include <stdbool.h>
+
+#include "server/games.h"
+#include "store/store.h"
+
+typedef struct games_fixture {
+    char dir[256];
+    store *st;
+    games *gm;
+} games_fixture;
+
+/* A fresh directory, a store in it and the registry over that store. */
+bool games_fixture_open(games_fixture *f);
+/* Closes the registry and the store and removes the directory. */
+void games_fixture_close(games_fixture *f);
+
+#endif
