@@ -15,11 +15,11 @@
 # clock), which keeps CI's run under its 15 minutes on two cores. Each
 # suite's verdict goes to a file, so the lanes need not share variables;
 # the summary reads them in a fixed order. A suite still running after
-# SUITE_TIMEOUT seconds (default 1200) is stopped and fails.
+# SUITE_TIMEOUT seconds (default 2400) is stopped and fails.
 logs=build/test-logs
 mkdir -p "$logs"
 rm -f "$logs"/*.verdict "$logs"/*.started
-suite_timeout=${SUITE_TIMEOUT:-1200}
+suite_timeout=${SUITE_TIMEOUT:-2400}
 
 count_from_log() {   # prints "pass fail" read from a suite log
     local log=$1 p f line
