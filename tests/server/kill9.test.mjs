@@ -36,6 +36,11 @@ async function playUntilKilled(url, games, acked, random, stop) {
   }));
 }
 
+async function waitUntil(condition, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+}
+
 test(`kill -9 at random moments, ${ROUNDS} times: every acknowledged action survives`, async () => {
   const dir = tempDir();
   const random = rng(20240611);
@@ -52,7 +57,13 @@ test(`kill -9 at random moments, ${ROUNDS} times: every acknowledged action surv
       const acked = [];
       const stop = { now: false };
       const playing = playUntilKilled(server.url, games, acked, random, stop);
-      await new Promise((r) => setTimeout(r, 80 + Math.floor(random() * 250)));
+      // The moment is counted in acknowledged actions, then a random delay,
+      // rather than in time alone: on a loaded machine a fixed delay can
+      // pass before the first answer and the round proves nothing.
+      const wanted = 1 + Math.floor(random() * 2 * GAMES);
+      await waitUntil(() => acked.length >= wanted, 30000);
+      assert.ok(acked.length >= wanted, `round ${round}: ${acked.length} of ${wanted} actions acknowledged in 30 s`);
+      await new Promise((r) => setTimeout(r, Math.floor(random() * 250)));
       await server.kill();
       stop.now = true;
       await playing;
@@ -68,7 +79,7 @@ test(`kill -9 at random moments, ${ROUNDS} times: every acknowledged action surv
       }
       total += acked.length;
     }
-    assert.ok(total > ROUNDS * GAMES, `only ${total} actions acknowledged in all`);
+    assert.ok(total >= ROUNDS, `only ${total} actions acknowledged in all`);
     const r = await server.stop();
     assert.equal(r.code, 0, server.output());
   } finally {
