@@ -31,11 +31,13 @@ const SANITIZER_REPORT = /AddressSanitizer|LeakSanitizer|UndefinedBehaviorSaniti
 // waiting for their pipes forever and hanging the whole run. This hook is
 // registered before the file's own after() hooks and runs before them, so
 // it only arms a timer: a server that those hooks stop in time leaves the
-// set; one left behind 30 s later is killed. The timer is unref'd: a file
-// whose servers are all stopped exits at once.
+// set; one left behind 120 s later is killed (a sanitized server's leak
+// check at exit can take tens of seconds on a loaded machine, and a file
+// may stop several). The timer is unref'd: a file whose servers are all
+// stopped exits at once.
 const running = new Set();
 after(() => {
-  setTimeout(() => { for (const proc of running) proc.kill('SIGKILL'); }, 30000).unref();
+  setTimeout(() => { for (const proc of running) proc.kill('SIGKILL'); }, 120000).unref();
 });
 
 export function tempDir(prefix = 'pg-test-') {
