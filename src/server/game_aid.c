@@ -27,6 +27,11 @@
 #include "bot/aid.h"
 #include "wire/aid_json.h"
 
+/* Answers kept per seat: a live game needs one per position reached, a
+ * finished game's replay one per move; past this, answers are computed
+ * and not kept, so crawling every position of long games costs no memory. */
+#define AID_CACHE_MAX 400
+
 struct aid_entry {
     uint64_t seed; /* 0: empty */
     char *text;
@@ -37,7 +42,7 @@ void game_aid_free(game *g) {
         for (int i = 0; i < g->aid_cap[c]; i++) free(g->aid_cache[c][i].text);
         free(g->aid_cache[c]);
         g->aid_cache[c] = NULL;
-        g->aid_cap[c] = 0;
+        g->aid_cap[c] = g->aid_cached[c] = 0;
     }
 }
 
@@ -86,6 +91,7 @@ static char *cached(const game *g, int color, int seq, uint64_t seed) {
 /* Keeps a copy of text for (color, seq). Game lock held; out of memory
  * only means no cache. */
 static void remember(game *g, int color, int seq, uint64_t seed, const char *text) {
+    if (g->aid_cached[color] >= AID_CACHE_MAX) return;
     if (seq >= g->aid_cap[color]) {
         int cap = seq + 16;
         struct aid_entry *grown = realloc(g->aid_cache[color], sizeof *grown * (size_t)cap);
@@ -97,6 +103,7 @@ static void remember(game *g, int color, int seq, uint64_t seed, const char *tex
     struct aid_entry *e = &g->aid_cache[color][seq];
     char *copy = strdup(text);
     if (!copy) return;
+    if (!e->text) g->aid_cached[color]++;
     free(e->text);
     e->text = copy;
     e->seed = seed;
