@@ -13,10 +13,10 @@
  * The input is the seat's own observations, from the visibility filter:
  * of the live referee while the game is on, of a replay of the log up to
  * seq after the end (the finished game's observations are the whole
- * truth). They are taken under the game lock, which is then released:
- * the fold into a bot_memory and the sampling (bot/aid.h, a fixed budget)
- * run on the caller's thread with no lock held, so a move is never held
- * up by someone's aid. Answers are cached per (seat, seq) with the seed
+ * truth). They are folded into a bot_memory under the game lock (as cheap
+ * as building a view), which is then released: the sampling (bot/aid.h, a
+ * fixed budget, the costly part) runs on the caller's thread with no lock
+ * held, so a move is never held up by someone's aid. Answers are cached per (seat, seq) with the seed
  * they were drawn from, the hash of the view: a repeated request costs the
  * view's fold, and an answer is never served for another view. */
 #include "server/game_internal.h"
@@ -66,18 +66,27 @@ static games_status aid_target(const game *g, viewer v, int n, bool over, int *c
     return *seq <= n - 1 ? GAMES_OK : GAMES_BAD_AID_REQUEST;
 }
 
-/* Seat color's observations 1..seq, malloc'd. Game lock held. */
-static observation *observations_of(game *g, int color, int seq, bool over) {
-    observation *obs = malloc(sizeof *obs * (size_t)(seq > 0 ? seq : 1));
-    referee *r = over ? referee_replay(g->ref, seq) : g->ref;
-    if (!obs || !r) {
-        free(obs);
-        if (r != g->ref) referee_free(r);
+/* Seat color's memory folded from its observations 1..seq (of the live
+ * referee, or after the end of a replay up to seq); NULL when out of
+ * memory. Game lock held. */
+static bot_memory *memory_of(game *g, int color, int seq, bool over) {
+    bot_memory *m = malloc(sizeof *m);
+    observation *ob = m ? malloc(sizeof *ob) : NULL;
+    referee *r = !ob ? NULL : over ? referee_replay(g->ref, seq) : g->ref;
+    if (r) {
+        bot_memory_init(m, &g->settings, color);
+        for (int s = 1; s <= seq; s++) {
+            view_observe(r, (viewer)color, s, ob);
+            bot_memory_apply(m, ob);
+        }
+    }
+    if (r != g->ref) referee_free(r);
+    free(ob);
+    if (!r) {
+        free(m);
         return NULL;
     }
-    for (int s = 1; s <= seq; s++) view_observe(r, (viewer)color, s, &obs[s - 1]);
-    if (r != g->ref) referee_free(r);
-    return obs;
+    return m;
 }
 
 /* The cached answer for (color, seq) drawn from seed, copied; NULL if none.
@@ -119,27 +128,15 @@ static char *estimate(const bot_memory *m, int seq, uint64_t seed) {
     return text;
 }
 
-/* Seat color's memory after its observations 1..seq; NULL when out of
- * memory. */
-static bot_memory *memory_of(const game_settings *s, int color, const observation *obs, int seq) {
-    bot_memory *m = malloc(sizeof *m);
-    if (!m) return NULL;
-    bot_memory_init(m, s, color);
-    for (int i = 0; i < seq; i++) bot_memory_apply(m, &obs[i]);
-    return m;
-}
-
 games_status game_aid(game *g, viewer v, int color, int seq, char **json) {
     *json = NULL;
     pthread_mutex_lock(&g->lock);
     int n = referee_event_count(g->ref);
     bool over = referee_result(g->ref).over;
     games_status st = aid_target(g, v, n, over, &color, &seq);
-    observation *obs = st == GAMES_OK ? observations_of(g, color, seq, over) : NULL;
+    bot_memory *m = st == GAMES_OK ? memory_of(g, color, seq, over) : NULL;
     pthread_mutex_unlock(&g->lock);
     if (st != GAMES_OK) return st;
-    bot_memory *m = obs ? memory_of(&g->settings, color, obs, seq) : NULL;
-    free(obs);
     if (!m) return GAMES_ERROR;
     /* The seed is the hash of the view: same view, same answer, so the
      * cache is checked with it and never serves another position. */
