@@ -8,7 +8,10 @@
  *    already tried this turn, get illegal answers, retry, pass when nothing
  *    is left; reported as games and attempts per second;
  *  - the same games with every event observed by black, white and a
- *    spectator and folded into their views, as the server does.
+ *    spectator and folded into their views, as the server does;
+ *  - the deduction aid (bot/aid.h, AID_SAMPLES boards) of Black in a
+ *    middle game (a fifth of the board filled by random players), on 9x9
+ *    and 19x19: what one uncached GET .../aid costs the server's thread.
  * The machine is shared and noisy, so time is the benchmark thread's own
  * CPU time (CLOCK_THREAD_CPUTIME_ID: what one core delivers, not what other
  * processes left of it); each rate is printed with its ratio to the target
@@ -20,6 +23,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bot/aid.h"
 #include "engine/playout.h"
 #include "engine/referee.h"
 #include "engine/rng.h"
@@ -165,6 +169,45 @@ static void bench_games(double seconds, bool with_views, bench_row rows[2]) {
                            0 };
 }
 
+/* Random players alternate until a fifth of the board holds stones; both
+ * memories fold every event. */
+static referee *middle_game(const game_settings *s, bot_memory mem[3]) {
+    referee *r = referee_new(s);
+    bot_config random_player = { BOT_RANDOM, 0, 0 };
+    bot_memory_init(&mem[BLACK], s, BLACK);
+    bot_memory_init(&mem[WHITE], s, WHITE);
+    int seen = 0, target = s->size * s->size / 5;
+    for (uint64_t seed = 1; r && referee_to_move(r) != EMPTY && mem[BLACK].view.moves[BLACK] * 2 < target; seed++) {
+        int c = referee_to_move(r);
+        point p = bot_choose(&random_player, &mem[c], seed, NULL);
+        action a = { p == PASS_POINT ? ACT_PASS : ACT_ATTEMPT, c, p };
+        if (referee_apply(r, a, NULL) != REFUSE_NONE) break;
+        for (observation ob; seen < referee_event_count(r);) {
+            seen++;
+            for (int v = BLACK; v <= WHITE; v++)
+                if (view_observe(r, (viewer)v, seen, &ob)) bot_memory_apply(&mem[v], &ob);
+        }
+    }
+    return r;
+}
+
+static bench_row bench_aid(int size, double seconds) {
+    game_settings s = settings_default();
+    s.size = size;
+    static bot_memory mem[3];
+    static aid_map map;
+    referee *r = middle_game(&s, mem);
+    long n = 0;
+    double start = now_thread_cpu_s(), elapsed = 0;
+    while (r && elapsed < seconds && aid_estimate(&mem[BLACK], (uint64_t)n + 1, AID_SAMPLES, &map)) {
+        n++;
+        elapsed = now_thread_cpu_s() - start;
+    }
+    referee_free(r);
+    return (bench_row){ "deduction aid estimates (ms each: 1000/rate)", size == 9 ? "9x9" : "19x19", "estim./s",
+                        n, elapsed > 0 ? elapsed : 1, 0 };
+}
+
 static const char usage_text[] =
     "usage: phantomgo bench [--seconds S] [--storage DIR]\n"
     "  runs the engine benchmarks for S seconds each (default 2) and prints a table\n"
@@ -205,5 +248,9 @@ int cmd_bench(int argc, char **argv) {
     bench_games(seconds, true, rows);
     print_row(&rows[0]);
     print_row(&rows[1]);
+    row = bench_aid(9, seconds);
+    print_row(&row);
+    row = bench_aid(19, seconds);
+    print_row(&row);
     return 0;
 }

@@ -59,6 +59,13 @@ static const status_error errors[] = {
     { GAMES_CANCELLED, 409, "game_cancelled", "This game was cancelled." },
     { GAMES_CHAT_CLOSED, 403, "chat_closed", "This game has no spectators' room: only its players talk." },
     { GAMES_CHAT_FULL, 409, "chat_full", "This chat room is full." },
+    { GAMES_AID_OFF, 403, "aid_off", "The deduction aid is off at this table." },
+    { GAMES_AID_FOR_SEATS, 401, "token_required",
+      "The deduction aid is for the players until the game ends: send your seat token." },
+    { GAMES_AID_NOT_YOURS, 403, "aid_not_yours", "A seat reads only its own deduction aid until the game ends." },
+    { GAMES_BAD_AID_REQUEST, 400, "bad_request",
+      "After the end, 'color' must name a seat (spectators must name one unless the computer played) "
+      "and 'seq' a position before the end, from 0." },
 };
 
 static void send_status(http_request *rq, games_status st) {
@@ -186,6 +193,18 @@ static bool read_choice(http_request *rq, const cJSON *o, const char *field, con
     return false;
 }
 
+/* "deduction_aid": true or false; by default on against the computer
+ * only (between people it changes the game, so they opt in). */
+static bool read_aid_choice(http_request *rq, const cJSON *o, game_new *req) {
+    const cJSON *aid = cJSON_GetObjectItemCaseSensitive(o, "deduction_aid");
+    if (aid && !cJSON_IsBool(aid)) {
+        http_send_error(rq, 400, "bad_request", "'deduction_aid' must be true or false.");
+        return false;
+    }
+    req->aid = aid ? cJSON_IsTrue(aid) : req->mode == MODE_COMPUTER;
+    return true;
+}
+
 /* "time_control" (default untimed) and "public" (online games only). */
 static bool read_clock_and_lobby(http_request *rq, const cJSON *o, game_new *req) {
     const cJSON *tc = cJSON_GetObjectItemCaseSensitive(o, "time_control");
@@ -244,8 +263,8 @@ static games_status rename_seat(http_request *rq, const char *id, int color, con
 }
 
 static bool read_new_game(http_request *rq, const cJSON *o, game_new *req) {
-    static const char *const known[] = { "mode",         "color",  "level", "settings",
-                                         "time_control", "public", "name",  NULL };
+    static const char *const known[] = { "mode",   "color", "level",         "settings", "time_control",
+                                         "public", "name",  "deduction_aid", NULL };
     static const char *const modes[] = { "online", "hotseat", "computer", NULL };
     static const char *const colors[] = { "black", "white", "random", NULL };
     static const char *const levels[] = { "easy", "medium", "strong", NULL };
@@ -258,7 +277,7 @@ static bool read_new_game(http_request *rq, const cJSON *o, game_new *req) {
     bool known_mode = mode_parse(mode, &req->mode);
     assert(known_mode); /* read_choice took one of modes[], util's names */
     (void)known_mode;
-    if (!read_clock_and_lobby(rq, o, req)) return false;
+    if (!read_clock_and_lobby(rq, o, req) || !read_aid_choice(rq, o, req)) return false;
     const cJSON *settings = cJSON_GetObjectItemCaseSensitive(o, "settings");
     char err[160];
     if (!settings) req->settings = settings_default();
@@ -323,6 +342,7 @@ static cJSON *created_json(http_request *rq, game *g, const game_created *c) {
     t.level = game_level(g);
     t.tc = game_get_time_control(g);
     t.public_game = game_is_public(g);
+    t.deduction_aid = game_has_aid(g);
     cJSON *o = cJSON_CreateObject(), *links = cJSON_CreateObject();
     cJSON *game_obj = view_json_game(&t, game_get_settings(g));
     bool ok = o && links && game_obj && cJSON_AddItemToObject(o, "game", game_obj);
@@ -400,6 +420,40 @@ static bool query_since(http_request *rq, int *since) {
     }
     *since = (int)v;
     return true;
+}
+
+/* ?seq=N&color=black|white of GET .../aid: -1 and 0 when absent. */
+static bool aid_query(http_request *rq, int *seq, int *color) {
+    char value[32];
+    *seq = -1;
+    *color = 0;
+    int n = http_query_param(rq, "seq", value, sizeof value);
+    if (n != -1) {
+        char *end;
+        long v = strtol(value, &end, 10);
+        if (n <= 0 || *end || end == value || v < 0 || v > 1000000000) {
+            http_send_error(rq, 400, "bad_request", "'seq' must be a whole number from 0.");
+            return false;
+        }
+        *seq = (int)v;
+    }
+    n = http_query_param(rq, "color", value, sizeof value);
+    if (n == -1) return true;
+    *color = !strcmp(value, "black") ? BLACK : !strcmp(value, "white") ? WHITE : 0;
+    if (!*color) http_send_error(rq, 400, "bad_request", "'color' must be black or white.");
+    return *color != 0;
+}
+
+/* GET .../aid: the deduction aid (game_aid decides who may read what). */
+static void read_aid(http_request *rq, game *g) {
+    viewer v;
+    int seq, color;
+    if (!viewer_of(rq, g, &v) || !aid_query(rq, &seq, &color)) return;
+    char *json;
+    games_status st = game_aid(g, v, color, seq, &json);
+    if (st != GAMES_OK) send_status(rq, st);
+    else http_send_json(rq, 200, json, strlen(json));
+    free(json);
 }
 
 static void read_events(http_request *rq, game *g) {
@@ -756,7 +810,7 @@ static const endpoint endpoints[] = {
     { "", read_view, "GET" },       { "claim", claim_seat, "POST" },  { "join", join_seat, "POST" },
     { "actions", act, "POST" },     { "events", read_events, "GET" }, { "notes", notes, "GET PUT" },
     { "rematch", rematch, "POST" }, { "sgf", record, "GET" },         { "name", rename_seat_name, "PUT" },
-    { "chat", chat, "GET POST" },   { "cancel", cancel, "POST" },
+    { "chat", chat, "GET POST" },   { "cancel", cancel, "POST" },     { "aid", read_aid, "GET" },
 };
 
 /* /api/v1/games/{id}[/endpoint] */

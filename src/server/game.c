@@ -35,6 +35,7 @@ const game_settings *game_get_settings(const game *g) { return &g->settings; }
 const char *game_level(const game *g) { return g->mode == MODE_COMPUTER ? g->level : NULL; }
 const time_control *game_get_time_control(const game *g) { return &g->tc; }
 bool game_is_public(const game *g) { return g->is_public; }
+bool game_has_aid(const game *g) { return g->aid; }
 int game_computer_color(const game *g) { return g->computer_color; }
 bool game_is_over(const game *g) { return atomic_load(&g->over); }
 
@@ -63,6 +64,7 @@ void game_free(game *g) {
     store_game_free_fields(&g->row);
     for (int c = 0; c < 3; c++) cJSON_Delete(g->last[c].answer);
     game_invalidate(g);
+    game_aid_free(g);
     pthread_mutex_destroy(&g->lock);
     pthread_mutex_destroy(&g->watch_lock);
     free(g);
@@ -94,11 +96,17 @@ void game_notify(game *g) {
 
 /* ---- loading ------------------------------------------------------------- */
 
-/* Mode options: {"level":"medium","computer":"white"} for computer games. */
+/* Table options: {"deduction_aid":true} (absent in games stored before
+ * the aid existed: off), plus {"level":"medium","computer":"white"} for
+ * computer games. */
 static bool read_options(game *g) {
     if (!mode_parse(g->row.mode, &g->mode)) return false;
-    if (g->mode != MODE_COMPUTER) return true;
     cJSON *o = cJSON_Parse(g->row.options_json ? g->row.options_json : "{}");
+    g->aid = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "deduction_aid"));
+    if (!o || g->mode != MODE_COMPUTER) {
+        cJSON_Delete(o);
+        return o != NULL;
+    }
     const cJSON *level = cJSON_GetObjectItemCaseSensitive(o, "level");
     const cJSON *comp = cJSON_GetObjectItemCaseSensitive(o, "computer");
     bool ok = cJSON_IsString(level) && cJSON_IsString(comp);

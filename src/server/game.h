@@ -58,7 +58,11 @@ typedef enum {
     GAMES_NOT_PUBLIC,  /* joining a game that is not in the lobby */
     GAMES_CANCELLED,   /* the game was cancelled: no claim, action or chat */
     GAMES_CHAT_CLOSED, /* a spectator's message where there is no spectators' room */
-    GAMES_CHAT_FULL    /* the room holds GAME_CHAT_ROOM_MAX messages */
+    GAMES_CHAT_FULL,   /* the room holds GAME_CHAT_ROOM_MAX messages */
+    GAMES_AID_OFF,         /* the deduction aid is off at this table */
+    GAMES_AID_FOR_SEATS,   /* the aid before the end without a seat token */
+    GAMES_AID_NOT_YOURS,   /* the other seat's aid before the end */
+    GAMES_BAD_AID_REQUEST  /* after the end: no such seat or position */
 } games_status;
 
 /* The one mapping of a STORE_* code to a games status. */
@@ -119,6 +123,7 @@ const game_settings *game_get_settings(const game *g);
 const char *game_level(const game *g); /* NULL unless computer mode */
 const time_control *game_get_time_control(const game *g);
 bool game_is_public(const game *g);
+bool game_has_aid(const game *g); /* the deduction aid is on at this table */
 int game_computer_color(const game *g); /* 0 unless computer mode */
 bool game_is_over(const game *g);
 
@@ -216,6 +221,19 @@ typedef struct game_computer_turn {
 bool game_computer_turn_of(game *g, game_computer_turn *out);
 /* Is the computer seat to move? */
 bool game_computer_due(game *g);
+
+/* ---- the deduction aid (game_aid.c) ------------------------------------------ */
+
+/* The deduction aid of seat `color` after event `seq` as viewer v asks
+ * for it: JSON text (wire/aid_json.h) in *json, malloc'd. color 0 means
+ * v's own seat (after the end a spectator's default is the computer's
+ * seat); seq -1 means now, or after the end the last position before it.
+ * While the game is on only a seat's own aid now (GAMES_AID_FOR_SEATS,
+ * GAMES_AID_NOT_YOURS, GAMES_STALE_SEQ); after the end any seat at seq
+ * 0..n-1 (GAMES_BAD_AID_REQUEST otherwise). GAMES_AID_OFF when the table
+ * has it off, except for the computer's seat after the end. The estimate
+ * runs with no lock held; answers are cached per seat and seq. */
+games_status game_aid(game *g, viewer v, int color, int seq, char **json);
 
 /* ---- table talk (game_talk.c) ------------------------------------------------ */
 

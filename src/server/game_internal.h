@@ -3,7 +3,8 @@
  * game_view.c (what it tells: views, events, answers, records) and game.c
  * (its life, seats and actions). They stack in that order: game.c uses the
  * other two, game_view.c uses game_clock.c, so this header declares only
- * the helpers of the lower two.
+ * the helpers of the lower two. game_talk.c (table talk) and game_aid.c
+ * (the deduction aid) sit beside them and declare what game.c calls.
  *
  * Locks: the game lock guards the fields marked so; the watcher lock only
  * the watcher list and is taken alone. Fields read without the game lock
@@ -44,6 +45,7 @@ struct game {
     int computer_color; /* 0 unless computer mode */
     time_control tc;
     bool is_public;
+    bool aid; /* the deduction aid is on at this table */
 
     /* Game lock. */
     store_game row;
@@ -53,6 +55,8 @@ struct game {
     seat_answer last[3];            /* [BLACK], [WHITE] */
     char names[3][GAME_NAME_BYTES]; /* [BLACK], [WHITE]: display names, "" for none */
     cJSON *view_cache[VIEWERS];     /* each viewer's view without its clock; NULL = stale */
+    struct aid_entry *aid_cache[3]; /* [BLACK], [WHITE]: deduction aid answers by seq (game_aid.c) */
+    int aid_cap[3], aid_cached[3];  /* slots, and answers held, per seat */
     /* A write failed in a way that may mean the log moved on without this
      * copy (another server appended, or a commit's outcome is unknown):
      * the log is reloaded before the next action is judged. */
@@ -78,6 +82,9 @@ bool game_talk_load(game *g);
 /* A spectator's live connection opened (+1) or closed (-1): the view's
  * "spectators" count changes and everyone is told. */
 void game_watching(game *g, int delta);
+
+/* game_aid.c: frees the deduction aid's cached answers (game_free). */
+void game_aid_free(game *g);
 
 /* game_view.c (game lock held) */
 /* Drops the cached views (after any change). */

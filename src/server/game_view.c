@@ -40,6 +40,7 @@ static void table_of(const game *g, view_table *t) {
     t->level = g->mode == MODE_COMPUTER ? g->level : NULL;
     t->tc = &g->tc;
     t->public_game = g->is_public;
+    t->deduction_aid = g->aid;
     for (int c = BLACK; c <= WHITE; c++) {
         t->seat_computer[c] = c == g->computer_color;
         t->seat_taken[c] = t->seat_computer[c] || !secrets_hash_is_zero(g->row.seat_hash[c - 1]);

@@ -310,11 +310,14 @@ static char *json_text(cJSON *o) {
     return text;
 }
 
+/* {"deduction_aid":..} plus, for computer games, the level and seat. */
 static char *options_json(const game_new *req) {
-    if (req->mode != MODE_COMPUTER) return strdup("{}");
     cJSON *o = cJSON_CreateObject();
-    if (!cJSON_AddStringToObject(o, "level", req->level) ||
-        !cJSON_AddStringToObject(o, "computer", req->creator_color == BLACK ? "white" : "black")) {
+    bool ok = cJSON_AddBoolToObject(o, "deduction_aid", req->aid) != NULL;
+    if (ok && req->mode == MODE_COMPUTER)
+        ok = cJSON_AddStringToObject(o, "level", req->level) &&
+             cJSON_AddStringToObject(o, "computer", req->creator_color == BLACK ? "white" : "black");
+    if (!ok) {
         cJSON_Delete(o);
         return NULL;
     }
@@ -402,6 +405,7 @@ static games_status rematch_create(games *gm, game *g, int color, game_created *
     game_rematch_request(g, &req.mode, &req.settings, &req.tc, level);
     req.creator_color = color_other(color);
     req.level = level;
+    req.aid = game_has_aid(g);
     for (int attempt = 0; attempt < CREATE_ATTEMPTS; attempt++) {
         games_status st = create_one(gm, &req, game_id(g), out);
         if (st == GAMES_OK) {

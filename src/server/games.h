@@ -64,6 +64,7 @@ typedef struct game_new {
     bool public_game;  /* online: listed in the lobby */
     int creator_color; /* BLACK or WHITE (online, computer) */
     const char *level; /* computer: "easy" | "medium" | "strong" */
+    bool aid;          /* the deduction aid is offered to the seats */
 } game_new;
 
 /* The secrets a new game hands out, once. */

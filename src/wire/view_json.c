@@ -84,7 +84,8 @@ cJSON *view_json_game(const view_table *t, const game_settings *s) {
     cJSON_AddItemToObject(o, "settings", settings);
     time_control untimed = time_control_none();
     cJSON *tc = time_control_to_json(t->tc ? t->tc : &untimed);
-    if (!tc || !cJSON_AddBoolToObject(o, "public", t->public_game)) {
+    if (!tc || !cJSON_AddBoolToObject(o, "public", t->public_game) ||
+        !cJSON_AddBoolToObject(o, "deduction_aid", t->deduction_aid)) {
         cJSON_Delete(tc);
         cJSON_Delete(o);
         return NULL;

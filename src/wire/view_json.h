@@ -27,6 +27,7 @@ typedef struct view_table {
     const char *level;      /* computer level, or NULL */
     const time_control *tc; /* NULL: untimed ({"type":"none"}) */
     bool public_game;       /* listed in the lobby */
+    bool deduction_aid;     /* the seats may ask for the deduction aid */
     bool seat_taken[3];     /* indexed by BLACK, WHITE */
     bool seat_computer[3];
     bool seat_connected[3];   /* a live connection (WebSocket) of that seat */
@@ -41,8 +42,8 @@ const char *view_json_viewer_name(int v);
 /* engine/color.h's color_name, under the name src/server still calls. */
 const char *view_json_color_name(int color);
 
-/* {"id":..,"mode":..,"settings":{..},"time_control":{..},"public":..}
- * (+ "level" for computer games). */
+/* {"id":..,"mode":..,"settings":{..},"time_control":{..},"public":..,
+ * "deduction_aid":..} (+ "level" for computer games). */
 cJSON *view_json_game(const view_table *t, const game_settings *s);
 
 /* One event object as the observation allows (docs/API.md, Events). */

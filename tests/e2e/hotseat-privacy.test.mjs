@@ -6,7 +6,10 @@
 // the whole DOM with its attributes (cursor mark, hover stone, aria text),
 // the focused element, the title, the scroll positions. Any difference is a
 // leak of the hidden move (issue 13: the keyboard cursor was drawn on the
-// opponent's last point).
+// opponent's last point). The table has the deduction aid on, so each
+// seat's heat map is part of what is compared once it has arrived (it must
+// come from that seat's own view), and no trace of it may stay behind a
+// curtain.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -64,28 +67,38 @@ async function pageState(page, gameId) {
   return JSON.parse(JSON.stringify(state).replaceAll(gameId, 'GAME'));
 }
 
-async function lift(page) {
+async function lift(page, { heat = true } = {}) {
   await page.click('#curtain-show');
   await page.waitForSelector('#game-area:not([hidden])');
   await page.waitForSelector('#board .hit');
+  if (heat) await page.waitForSelector('#board .layer-heat .heat');
+}
+
+// Behind a curtain nothing of the deduction aid is left: no tint, no text.
+async function assertNoAid(page, label) {
+  assert.equal(await page.locator('.heat').count(), 0, `${label}: a heat map stayed behind the curtain`);
+  assert.equal(await page.textContent('#aid-hint'), '', `${label}: the aid's text stayed behind the curtain`);
+  assert.equal(await page.isHidden('#aid-bar'), true, `${label}: the aid's toggle stayed behind the curtain`);
 }
 
 // One hot-seat opening: Black's move, White's move. Returns the states of
 // the page at each curtain and just after each lift.
 async function opening({ black, blackStyle, white, whiteStyle }) {
-  const created = await api(env.server.url, 'POST', '/api/v1/games', { body: { mode: 'hotseat' } });
+  const created = await api(env.server.url, 'POST', '/api/v1/games', { body: { mode: 'hotseat', deduction_aid: true } });
   assert.equal(created.status, 201);
   const gameId = created.json.game.id;
   const page = await openPage(env.browser, { viewport: { width: 1366, height: 768 } });
   await page.goto(created.json.links.play);
   await waitForGame(page);
-  await lift(page);
+  await lift(page, { heat: false });   // nothing of White's to guess yet
   await playMove(page, black, blackStyle);
   const curtainForWhite = await pageState(page, gameId);
+  await assertNoAid(page, 'curtain before White');
   await lift(page);
   const whiteShown = await pageState(page, gameId);
   await playMove(page, white, whiteStyle);
   const curtainForBlack = await pageState(page, gameId);
+  await assertNoAid(page, 'curtain before Black');
   await lift(page);
   const blackShown = await pageState(page, gameId);
   assertNoErrors(assert, page, 'hot-seat page');

@@ -71,12 +71,13 @@ export const api = {
             { token, body: vertex === undefined ? { seq, action } : { seq, action, vertex } }),
   events: (base, id, token, since) => request(base, 'GET', `/api/v1/games/${id}/events?since=${since}`, { token }),
   sgf: (base, id, token) => request(base, 'GET', `/api/v1/games/${id}/sgf`, { token }),
+  aid: (base, id, token, query = '') => request(base, 'GET', `/api/v1/games/${id}/aid${query}`, { token }),
 };
 
 // Creates a game and returns {id, tokens: {black, white}} with both seats
 // held: hotseat gives both; online claims the invite.
-export async function newGame(base, { mode = 'hotseat', settings = { size: 9 }, color = 'black' } = {}) {
-  const r = await api.create(base, mode === 'hotseat' ? { mode, settings } : { mode, color, settings });
+export async function newGame(base, { mode = 'hotseat', settings = { size: 9 }, color = 'black', extra = {} } = {}) {
+  const r = await api.create(base, mode === 'hotseat' ? { mode, settings, ...extra } : { mode, color, settings, ...extra });
   if (r.status !== 201) throw new Error(`create: ${r.status} ${r.text}`);
   const tokens = {};
   for (const s of r.json.seats) tokens[s.color] = s.token;

@@ -21,6 +21,13 @@
 // they do not know: their own attempts, handicap points, announced captures (b).
 // After the end the full board (private stones included) must be revealed.
 //
+// The deduction aid rides along (the twins have it on): the viewer's aid,
+// a heat map sampled from its own view, must be byte-identical between the
+// twins at every position, and a spectator's request for it is refused
+// identically until the end. (Its points are guesses, not facts, so the
+// scan for hidden points (b) does not apply to it; the twin equality is
+// the proof that it was made from the viewer's view alone.)
+//
 // Table talk rides along: both players chat the same words in both twins,
 // and in twin A only a spectator keeps guessing the hider's hidden points
 // in the spectators' room (online games; hot-seat games have none). The viewer's answers and frames (its chat
@@ -96,7 +103,7 @@ class Twin {
 }
 
 async function makeTwin(mode, settings, viewer) {
-  const g = await newGame(srv.url, { mode, settings, color: viewer });
+  const g = await newGame(srv.url, { mode, settings, color: viewer, extra: { deduction_aid: true } });
   const mask = [[g.id, '<id>'], [g.tokens.black, '<black-token>'], [g.tokens.white, '<white-token>']];
   if (g.created.invite) mask.push([g.created.invite, '<invite>']);
   return new Twin(g, mask);
@@ -120,7 +127,7 @@ async function playTwins({ settings, viewer, mode = 'hotseat', seed, turns = 60,
     watchers[name] = { viewer: await watch(srv.port, g.id, g.tokens[viewer], 0), spectator: await watch(srv.port, g.id, null, 0) };
   }
   const knownTo = { viewer: new Set(handicap), spectator: new Set(handicap) };
-  const stats = { actions: 0, compared: 0, frames: 0, private: 0, chat: 0 };
+  const stats = { actions: 0, compared: 0, frames: 0, private: 0, chat: 0, aid: 0 };
   const chatFrames = { A: { viewer: [], spectator: [] }, B: { viewer: [], spectator: [] } };
   const same = (what, a, b) => {
     stats.compared++;
@@ -244,6 +251,10 @@ async function playTwins({ settings, viewer, mode = 'hotseat', seed, turns = 60,
       const eb = await api.events(srv.url, B.id, tokB, since);
       same(`${who} events since ${since} at seq ${seq}`, ea.text, eb.text);
       noHiddenPoint(who, ea.text);
+      const [aa, ab] = [await api.aid(srv.url, A.id, tokA), await api.aid(srv.url, B.id, tokB)];
+      assert.equal(aa.status, who === 'viewer' ? 200 : 401, aa.text);
+      same(`${who} deduction aid at seq ${seq}`, aa.text, ab.text);
+      if (who === 'viewer') stats.aid++;
       await sameFrame(who, seq);
     }
     // Before the end the record is refused to everyone, identically.
@@ -266,6 +277,7 @@ async function playTwins({ settings, viewer, mode = 'hotseat', seed, turns = 60,
   assert.equal((await api.sgf(srv.url, A.id)).status, 200);
   for (const w of Object.values(watchers)) { w.viewer.close(); w.spectator.close(); }
   assert.ok(stats.private >= 3, 'the hider must have placed hidden stones');
+  assert.ok(stats.aid >= 10, 'the viewer\'s aid must have been compared');
   return stats;
 }
 
@@ -283,7 +295,7 @@ const cases = [
 for (const c of cases) {
   test(`twin games give identical answers: ${c.name}`, async (t) => {
     const s = await playTwins(c);
-    t.diagnostic(`${s.actions} actions, ${s.private} hidden stones, ${s.compared} byte-compared answers, ${s.frames} frames, ${s.chat} chat messages`);
+    t.diagnostic(`${s.actions} actions, ${s.private} hidden stones, ${s.compared} byte-compared answers, ${s.frames} frames, ${s.chat} chat messages, ${s.aid} aid maps`);
   });
 }
 

@@ -80,6 +80,8 @@ export const api = {
   rematch: (id, token) => request('POST', `${gamePath(id)}/rematch`, { token, body: {} }),
   qrSvg: (text) => request('POST', '/api/v1/qr', { body: { text }, accept: 'text' }),
   sgfUrl: (id) => `${gamePath(id)}/sgf`,
+  // The deduction aid: a seat's own (token) now, or after the end any seat's at seq.
+  aid: (id, token, query = '') => request('GET', `${gamePath(id)}/aid${query}`, { token }),
   // Table talk: the rooms this viewer reads, past the given n of each.
   chat: (id, token, after) => request('GET', `${gamePath(id)}/chat?players=${after.players}&spectators=${after.spectators}`, { token }),
   say: (id, token, body) => request('POST', `${gamePath(id)}/chat`, { token, body }),

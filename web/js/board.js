@@ -153,7 +153,7 @@ export class Board {
     svg('rect', { class: 'board-wood', x: 0, y: 0, width: extent, height: extent, rx: 2 }, this.root);
     this.buildGrid(span);
     this.layers = {};
-    for (const name of ['territory', 'stones', 'ghosts', 'markers', 'flash']) {
+    for (const name of ['heat', 'territory', 'stones', 'ghosts', 'markers', 'flash']) {
       this.layers[name] = svg('g', { class: `layer-${name}` }, this.root);
     }
     if (this.torus) this.buildVeil(extent);
@@ -302,10 +302,12 @@ export class Board {
 
   // Draws a model: {viewer, stones:{black,white}, handicap, last, tried,
   // rejected, ghosts, ghostColor, territory:{black,white}|null, highlight,
-  // preview, captured (recently emptied points), unseen:{color, vertices}}.
+  // preview, captured (recently emptied points), unseen:{color, vertices},
+  // heat:{vertex: percent}|null (the deduction aid, under everything)}.
   render(model) {
     this.model = model;
     for (const layer of Object.values(this.layers)) layer.replaceChildren();
+    this.drawHeat(model.heat);
     this.drawTerritory(model.territory);
     this.drawStones(model);
     this.drawUnseen(model.unseen);
@@ -328,6 +330,27 @@ export class Board {
 
   // Each point of territory: its cell shaded in the owner's colour (cut at
   // the board's edge lines), and the owner's square mark in the middle.
+  // The deduction aid: each point's cell (cut at the board's edge lines)
+  // tinted, stronger the likelier an opponent stone is there. The square
+  // root lets a few percent show; data-heat keeps the percent for tests.
+  drawHeat(heat) {
+    if (!heat) return;
+    const [low, high] = [this.px(-this.wrap), this.px(this.size - 1 + this.wrap)];
+    const span = (from) => [Math.max(low, from - CELL / 2), Math.min(high, from + CELL / 2)];
+    for (const [vertex, percent] of Object.entries(heat)) {
+      this.eachPosition([vertex], (x, y, _vertex, wrapCopy) => {
+        const [x0, x1] = span(x);
+        const [y0, y1] = span(y);
+        svg('rect', {
+          class: wrapCopy ? 'heat wrap' : 'heat',
+          x: x0, y: y0, width: x1 - x0, height: y1 - y0,
+          'fill-opacity': (0.04 + 0.5 * Math.sqrt(Math.min(100, percent) / 100)).toFixed(3),
+          'data-vertex': vertex, 'data-heat': percent,
+        }, this.layers.heat);
+      });
+    }
+  }
+
   drawTerritory(territory) {
     if (!territory) return;
     const low = this.px(-this.wrap);

@@ -100,6 +100,7 @@ export function renderTableInfo(dl, game) {
   ];
   if (settings.capture_go) rows.push([t('table.captureGo'), captureText(settings.capture_go)]);
   if (settings.torus) rows.push([t('table.torus'), t('table.yes')]);
+  rows.push([t('table.aid'), t(game.deduction_aid ? 'aid.on' : 'aid.off')]);
   fillList(dl, rows);
 }
 

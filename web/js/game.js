@@ -31,6 +31,7 @@ import {
 } from './game-panels.js';
 import { loadInviteLink, loadGameSummary, getPref, setPref } from './storage.js';
 import { GameTalk, showCancelled } from './game-talk.js';
+import { DeductionAid } from './aid.js';
 
 const $ = (id) => document.getElementById(id);
 const gameId = decodeURIComponent(location.pathname.split('/').filter(Boolean)[1] ?? '');
@@ -63,6 +64,7 @@ let clocks;
 let curtain;
 let rematch;
 let talk;
+let aid;
 
 // ---- small helpers -------------------------------------------------------
 
@@ -128,6 +130,7 @@ function boardModel(view) {
     ghostColor: isPlayer(view) ? opponentOf(view.viewer) : 'white',
     preview: pendingVertex ?? sendingVertex,
     captured: recentlyCaptured(view),
+    heat: aid.heatFor(view),
   };
 }
 
@@ -146,6 +149,7 @@ function render() {
   clocks.update(view, { perspective: seated() && !hotseat ? view.viewer : null });
   renderClaim();
   renderResult(view);
+  aid.update(view, activeToken());
   if (view.over) replay.load(view);
   else board.render(boardModel(view));
   $('board-summary').textContent = boardSummary(view, notes.list());
@@ -358,6 +362,7 @@ function emptyBehindCurtain() {
   for (const fold of folds()) fold.open = false;
   pendingVertex = null;
   ghostMode = false;
+  aid.forget();
   board.clear();
   $('log').scrollTop = 0;
   log.clear();
@@ -519,13 +524,21 @@ function setupModules() {
     caption: $('replay-caption'),
     perspectives: [...document.querySelectorAll('input[name="perspective"]')],
   }, (model, { seq }) => {
-    board.render(model);
+    board.render({ ...model, heat: aid.heatForReplay(state.view, seq) });
     log.markCurrent(seq);
   });
   curtain = new Curtain(
     { curtain: $('curtain'), text: $('curtain-text'), button: $('curtain-show'), gameArea: $('game-area') },
     { onRaise: emptyBehindCurtain, load: loadSeatView, onShown: showSeatView },
   );
+  aid = new DeductionAid({ bar: $('aid-bar'), toggle: $('aid-toggle'), hint: $('aid-hint') }, {
+    gameId,
+    onChange: () => {
+      if (curtain.up) return;
+      if (state.view?.over) replay.refresh();
+      else render();
+    },
+  });
   rematch = new Rematch({
     button: $('rematch'), link: $('rematch-link'), status: $('rematch-status'),
     offer: $('rematch-offer'), offerText: $('rematch-offer-text'), accept: $('rematch-accept'), decline: $('rematch-decline'),

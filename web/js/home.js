@@ -23,6 +23,9 @@ const QUICK_EXTRAS = { online: { color: 'random' }, computer: { color: 'black', 
 const REMEMBERED_FIELDS = ['mode', 'level', 'color', 'size', 'handicap', 'komi', 'tc_type', 'days_per_move', 'main',
   'increment', 'periods', 'period', 'rules', 'ko', 'capture_go', 'capture_target', 'torus', 'public'];
 let komiEdited = false;
+// The deduction aid follows the mode (on against the computer) until the
+// player ticks or unticks it.
+let aidEdited = false;
 let nameField = null;
 
 function option(value, label) {
@@ -79,6 +82,7 @@ function updateModeFields() {
   $('color-field').hidden = mode === 'hotseat';
   $('level-field').hidden = mode !== 'computer';
   $('public-field').hidden = mode !== 'online';
+  if (!aidEdited) $('deduction-aid').checked = mode === 'computer';
 }
 
 const DAY_CHOICES = [0, 1, 2, 3, 5, 7, 14];
@@ -158,6 +162,7 @@ function readForm() {
       capture_go: capture,
     },
     time_control,
+    deduction_aid: $('deduction-aid').checked,
   };
   if (mode === 'online') body.public = $('public').checked;
   if (mode !== 'hotseat') body.color = checkedValue('color');
@@ -289,6 +294,7 @@ function wire() {
   $('tc-type').addEventListener('change', updateClockFields);
   $('handicap').addEventListener('change', updateKomiDefault);
   $('komi').addEventListener('input', () => { komiEdited = true; });
+  $('deduction-aid').addEventListener('change', () => { aidEdited = true; });
   $('capture-go').addEventListener('change', () => {
     $('capture-target-field').hidden = $('capture-go').value !== 'target';
   });

@@ -1,0 +1,119 @@
+// The deduction aid in the browser: the home form's field (it follows the
+// mode until the player sets it, and reaches the server); the heat map of a
+// computer game's human seat, drawn once the server answered, toggled by
+// its button and by H (in Russian and Korean, at 1366x768 and 390x844,
+// with screenshots); the table panel saying it is on; a spectator shown
+// nothing of it; and after the end the replay showing what the computer
+// believed at its moves. Hot-seat privacy with the aid on is checked by
+// hotseat-privacy.test.mjs.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { serverAndBrowser, openPage, api, act, waitForGame, waitForSeq, clickVertex, screenshot, assertNoErrors } from './lib.mjs';
+
+const env = serverAndBrowser();
+
+const heatCount = (page) => page.locator('#board .layer-heat .heat:not(.wrap)').count();
+
+async function computerGame(body = {}) {
+  const created = await api(env.server.url, 'POST', '/api/v1/games',
+    { body: { mode: 'computer', color: 'black', level: 'easy', ...body } });
+  assert.equal(created.status, 201, created.text);
+  return { id: created.json.game.id, token: created.json.seats[0].token, play: created.json.links.play };
+}
+
+test('the home form: the aid follows the mode until set, and is sent with the game', async () => {
+  const page = await openPage(env.browser);
+  await page.goto(`${env.server.url}/`);
+  await waitForGame(page);
+  await page.click('#custom summary');
+  const aid = page.locator('#deduction-aid');
+  assert.equal(await aid.isChecked(), false, 'off for an online game');
+  await page.check('input[name="mode"][value="computer"]');
+  assert.equal(await aid.isChecked(), true, 'on against the computer');
+  await page.check('input[name="mode"][value="hotseat"]');
+  assert.equal(await aid.isChecked(), false, 'off for hot-seat');
+  await aid.focus();
+  await page.keyboard.press('Space');
+  await page.check('input[name="mode"][value="online"]');
+  assert.equal(await aid.isChecked(), true, 'once set, a mode change keeps it');
+  await page.check('input[name="mode"][value="hotseat"]');
+  await page.click('#create-button');
+  await page.waitForURL(/\/g\//);
+  await waitForGame(page);
+  const id = new URL(page.url()).pathname.split('/')[2];
+  const view = await api(env.server.url, 'GET', `/api/v1/games/${id}`);
+  assert.equal(view.json.game.deduction_aid, true);
+  assertNoErrors(assert, page, 'home');
+  await page.context().close();
+});
+
+test('a computer game: the heat map, its toggle and the table panel, in Russian and Korean', async () => {
+  for (const [lang, locale, viewport] of [['ru', 'ru-RU', { width: 1366, height: 768 }], ['ko', 'ko-KR', { width: 390, height: 844 }]]) {
+    const g = await computerGame();
+    const page = await openPage(env.browser, { locale, viewport });
+    await page.goto(g.play);
+    await waitForGame(page);
+    await clickVertex(page, 'E5');
+    await waitForSeq(page, 2);  // the computer answered
+    await page.waitForSelector('#board .layer-heat .heat', { timeout: 10000 });
+    assert.ok(await heatCount(page) > 0);
+    assert.equal(await page.getAttribute('#aid-toggle', 'aria-pressed'), 'true');
+    const hint = await page.textContent('#aid-hint');
+    assert.match(hint, lang === 'ru' ? /Вероятнее всего камни соперника/ : /상대 돌이 있을 가능성이 높은 곳/);
+    assert.equal(await page.locator('#board .layer-heat .heat[data-vertex="E5"]').count(), 0, 'never on our own stone');
+    await page.click('#table-info >> xpath=ancestor::details/summary');
+    const table = await page.textContent('#table-info');
+    assert.match(table, lang === 'ru' ? /Подсказка-карта\s*включена/ : /추론 도우미\s*켜짐/);
+    await screenshot(page, `aid-live-${lang}-${viewport.width}x${viewport.height}`);
+    await page.click('#aid-toggle');
+    assert.equal(await heatCount(page), 0, 'hidden by the button');
+    assert.equal(await page.getAttribute('#aid-toggle', 'aria-pressed'), 'false');
+    await page.locator('#main').focus();
+    await page.keyboard.press('h');
+    await page.waitForSelector('#board .layer-heat .heat');
+    assert.equal(await page.getAttribute('#aid-toggle', 'aria-pressed'), 'true', 'H shows it again');
+    // The next position gets its own map.
+    const before = await page.$$eval('#board .layer-heat .heat:not(.wrap)', (n) => n.map((e) => `${e.dataset.vertex}:${e.dataset.heat}`).join());
+    await clickVertex(page, 'C3');
+    await waitForSeq(page, 4);
+    await page.waitForFunction((old) => [...document.querySelectorAll('#board .layer-heat .heat:not(.wrap)')]
+      .map((e) => `${e.dataset.vertex}:${e.dataset.heat}`).join() !== old && document.querySelectorAll('#board .layer-heat .heat').length > 0, before);
+    assertNoErrors(assert, page, `${lang} player`);
+    await page.context().close();
+  }
+});
+
+test('a spectator sees the setting but no aid; after the end the replay shows the computer\'s belief', async () => {
+  const g = await computerGame({ deduction_aid: false });
+  await act(env.server.url, g.id, g.token, { action: 'attempt', vertex: 'E5' });
+  const spectator = await openPage(env.browser);
+  await spectator.goto(`${env.server.url}/g/${g.id}`);
+  await waitForGame(spectator);
+  assert.equal(await spectator.isHidden('#aid-bar'), true);
+  assert.equal(await heatCount(spectator), 0);
+  // The seat of a table with the aid off is offered none either.
+  const player = await openPage(env.browser, { viewport: { width: 1366, height: 768 } });
+  await player.goto(g.play);
+  await waitForGame(player);
+  assert.equal(await player.isHidden('#aid-bar'), true);
+  for (let i = 0; i < 50; i++) {
+    const v = await api(env.server.url, 'GET', `/api/v1/games/${g.id}`, { token: g.token });
+    if (v.json.to_move === 'black') break;
+    await player.waitForTimeout(50);
+  }
+  await act(env.server.url, g.id, g.token, { action: 'resign' });
+  await spectator.waitForSelector('#replay-panel:not([hidden])');
+  await spectator.waitForSelector('#aid-bar:not([hidden])');
+  assert.match(await spectator.textContent('#aid-toggle'), /What the computer believed/);
+  // Frame 2 is the computer's move: the map it chose it from.
+  await spectator.locator('#replay-first').click();
+  await spectator.locator('#replay-next').click();
+  await spectator.locator('#replay-next').click();
+  await spectator.waitForSelector('#board .layer-heat .heat', { timeout: 10000 });
+  assert.match(await spectator.textContent('#aid-hint'), /Where the computer thought/);
+  await screenshot(spectator, 'aid-replay-en-1280x900');
+  assertNoErrors(assert, spectator, 'spectator');
+  await spectator.context().close();
+  await player.context().close();
+});
