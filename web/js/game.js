@@ -423,7 +423,6 @@ function startLive() {
       showConnection(status);
     },
     onError: (error) => notice(errorMessage(error)),
-    heartbeat: () => api.health(),
   });
   live.start();
 }
