@@ -116,9 +116,10 @@ export class GameClocks {
     // An untimed online game shows the bar for the players' names and
     // presence, all game long: a bar that came and went with a badge would
     // move the board under the player's pointer.
-    // The names stay after the end, with the result.
-    const online = view.game.mode === 'online';
-    this.container.hidden = !clock || (!timed && !online);
+    // After the end of an untimed game the result says who played and the
+    // bar gives its room to the replay.
+    const presence = view.game.mode === 'online' && !view.over;
+    this.container.hidden = !clock || (!timed && !presence);
     const ticking = Boolean(clock?.running) && !view.over;
     if (ticking && !this.timer) this.timer = setInterval(() => this.tick(), TICK_MS);
     if (!ticking && this.timer) {
