@@ -44,6 +44,7 @@ test('a rematch offer is withdrawn and declined live on both pages', async () =>
   await offerer.waitForURL((url) => !url.pathname.endsWith(id));
   await waitForGame(offerer);
   assert.match(await offerer.textContent('#waiting'), /Rematch offered: waiting for your opponent/);
+  await screenshot(offerer, 'rematch-offered-offerer');
   assert.equal((await offerer.textContent('#cancel-game')).trim(), 'Withdraw the offer');
   await bannerShown(opponent);
   assert.match(await opponent.textContent('#rematch-offer'), /Your opponent offers a rematch/);
@@ -53,6 +54,7 @@ test('a rematch offer is withdrawn and declined live on both pages', async () =>
   await offerer.click('#confirm-ok');
   await offerer.waitForSelector('#cancelled-page h1');
   assert.equal(await offerer.textContent('#cancelled-page h1'), 'Rematch offer withdrawn');
+  await screenshot(offerer, 'rematch-withdrawn-offerer');
   await bannerGone(opponent);
   assert.equal(await opponent.textContent('#rematch-status'), 'Your opponent withdrew the rematch offer.');
   assert.ok(await opponent.isVisible('#rematch'), 'the opponent may offer a rematch now');
@@ -70,6 +72,8 @@ test('a rematch offer is withdrawn and declined live on both pages', async () =>
   await opponent.waitForFunction(() => document.getElementById('rematch-status').textContent === 'You declined the rematch.');
   await offerer.waitForSelector('#cancelled-page h1', { timeout: LIVE_MS });
   assert.equal(await offerer.textContent('#cancelled-page h1'), 'Your opponent declined the rematch');
+  await screenshot(offerer, 'rematch-declined-offerer');
+  await screenshot(opponent, 'rematch-declined-opponent');
   const stored = await api(env.server.url, 'GET', `/api/v1/games/${id}`, { token: white });
   assert.equal(stored.json.rematch.cancelled, true);
 
