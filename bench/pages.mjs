@@ -112,6 +112,7 @@ async function main() {
       ['player, 19x19', server.url + play],
       ['lobby', `${server.url}/lobby`],
       ['my games', `${server.url}/my-games`],
+      ['not found (404 page)', `${server.url}/no/such/page`],
     ];
     await visits(browser, `${server.url}/`); // warm the browser's own start-up
     console.log(`${LOADS} loads of each kind, 1366x768, budget ${BUDGET_MS} ms; ms as median (max)`);

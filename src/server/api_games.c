@@ -66,6 +66,9 @@ static const status_error errors[] = {
     { GAMES_BAD_AID_REQUEST, 400, "bad_request",
       "After the end, 'color' must name a seat (spectators must name one unless the computer played) "
       "and 'seq' a position before the end, from 0." },
+    { GAMES_NO_REMATCH, 409, "no_rematch", "There is no open rematch offer." },
+    { GAMES_NOT_OFFERER, 409, "not_offerer", "Only the player who offered the rematch can withdraw it." },
+    { GAMES_OWN_OFFER, 409, "own_offer", "This rematch offer is your own: withdraw it instead." },
 };
 
 static void send_status(http_request *rq, games_status st) {
@@ -613,12 +616,48 @@ static void notes(http_request *rq, game *g) {
     free(ghosts);
 }
 
+/* The action of a rematch request: "offer" when the body is empty or has
+ * no "action" (the API's first form); NULL after answering 400. */
+static const char *rematch_action(http_request *rq) {
+    static const char *const known[] = { "action", NULL };
+    static const char *const actions[] = { "offer", "accept", "withdraw", "decline", NULL };
+    if (!rq->body_len) return "offer";
+    cJSON *o = body_object(rq);
+    if (!o || !fields_known(rq, o, known)) {
+        cJSON_Delete(o);
+        return NULL;
+    }
+    const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, "action");
+    const char *found = a ? NULL : "offer";
+    for (const char *const *k = actions; a && cJSON_IsString(a) && *k && !found; k++)
+        if (!strcmp(a->valuestring, *k)) found = *k;
+    cJSON_Delete(o);
+    if (!found)
+        http_send_error(rq, 400, "bad_request",
+                        "'action' must be \"offer\", \"accept\", \"withdraw\" or \"decline\".");
+    return found;
+}
+
+/* POST /rematch {"action": ..}: offer (or accept the opponent's), accept,
+ * withdraw one's own offer, decline the opponent's. */
 static void rematch(http_request *rq, game *g) {
     int color = seat_of(rq, g);
     if (!color) return;
-    bool created;
+    const char *what = rematch_action(rq);
+    if (!what) return;
+    bool created = false;
     game_created c;
-    games_status st = games_rematch(rq->srv->gm, g, color, &created, &c);
+    games_status st;
+    if (!strcmp(what, "withdraw") || !strcmp(what, "decline")) {
+        bool withdraw = what[0] == 'w';
+        st = games_rematch_end(rq->srv->gm, g, color, withdraw);
+        if (st != GAMES_OK) send_status(rq, st);
+        else if (withdraw) http_send_json(rq, 200, "{\"withdrawn\":true}", 18);
+        else http_send_json(rq, 200, "{\"declined\":true}", 17);
+        return;
+    }
+    if (!strcmp(what, "accept")) st = games_rematch_accept(rq->srv->gm, g, color, &c);
+    else st = games_rematch(rq->srv->gm, g, color, &created, &c);
     if (st != GAMES_OK) send_status(rq, st);
     else send_created(rq, created ? 201 : 200, &c);
 }

@@ -195,6 +195,20 @@ static bool read_row(game *g, char *err, size_t errlen) {
     return true;
 }
 
+/* Whether the rematch g links was cancelled lives in that game's row: the
+ * offer's end is stored once, where the cancellation is. */
+static bool load_rematch_state(game *g) {
+    g->rematch_cancelled = false;
+    if (!g->row.rematch_id[0]) return true;
+    store_game rematch;
+    int rc = store_load_game(g->env->st, g->row.rematch_id, &rematch, NULL, NULL);
+    if (rc == STORE_NOT_FOUND) return true;
+    if (rc != STORE_OK) return false;
+    g->rematch_cancelled = rematch.cancelled_at_ms != 0;
+    store_game_free_fields(&rematch);
+    return true;
+}
+
 game *game_from_store(game_env *env, store_game *row, const store_action *acts, int n, char *err,
                       size_t errlen) {
     game *g = game_alloc(env, row->id);
@@ -208,6 +222,7 @@ game *game_from_store(game_env *env, store_game *row, const store_action *acts, 
     if (ok && !(g->ref = referee_new(&g->settings))) ok = (snprintf(err, errlen, "out of memory"), false);
     ok = ok && replay_log(g, acts, n, err, errlen);
     if (ok && !game_talk_load(g)) ok = (snprintf(err, errlen, "cannot read its names and chat"), false);
+    if (ok && !load_rematch_state(g)) ok = (snprintf(err, errlen, "cannot read its rematch"), false);
     if (ok && !rebuild_answers(g)) ok = (snprintf(err, errlen, "out of memory"), false);
     if (!ok) {
         game_free(g);
@@ -245,6 +260,7 @@ static bool reload_log(game *g) {
     store_game old_row = g->row;
     g->row = fresh->row;
     fresh->row = old_row;
+    g->rematch_cancelled = fresh->rematch_cancelled;
     for (int c = 0; c < 3; c++) {
         seat_answer last = g->last[c];
         g->last[c] = fresh->last[c];
@@ -526,10 +542,11 @@ int64_t game_deadline(game *g) {
 
 /* ---- rematch --------------------------------------------------------------- */
 
-void game_rematch_of(game *g, bool *over, char id[24]) {
+void game_rematch_of(game *g, bool *over, char id[24], bool *cancelled) {
     pthread_mutex_lock(&g->lock);
     *over = referee_result(g->ref).over;
     snprintf(id, 24, "%s", g->row.rematch_id);
+    *cancelled = g->rematch_cancelled;
     pthread_mutex_unlock(&g->lock);
 }
 
@@ -544,9 +561,28 @@ void game_rematch_request(game *g, game_mode *mode, game_settings *settings, tim
 void game_set_rematch(game *g, const char *rematch_id) {
     pthread_mutex_lock(&g->lock);
     snprintf(g->row.rematch_id, sizeof g->row.rematch_id, "%s", rematch_id);
+    g->rematch_cancelled = false;
     game_invalidate(g);
     pthread_mutex_unlock(&g->lock);
     game_notify(g);
+}
+
+void game_set_rematch_cancelled(game *g, const char *rematch_id) {
+    pthread_mutex_lock(&g->lock);
+    bool ours = strcmp(g->row.rematch_id, rematch_id) == 0 && !g->rematch_cancelled;
+    if (ours) {
+        g->rematch_cancelled = true;
+        game_invalidate(g);
+    }
+    pthread_mutex_unlock(&g->lock);
+    if (ours) game_notify(g);
+}
+
+int game_rematch_invited_color(game *g) {
+    pthread_mutex_lock(&g->lock);
+    int color = g->row.cancelled_at_ms || secrets_hash_is_zero(g->row.invite_hash) ? 0 : g->row.invite_color;
+    pthread_mutex_unlock(&g->lock);
+    return color;
 }
 
 /* ---- notes ----------------------------------------------------------------- */

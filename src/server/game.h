@@ -62,7 +62,10 @@ typedef enum {
     GAMES_AID_OFF,         /* the deduction aid is off at this table */
     GAMES_AID_FOR_SEATS,   /* the aid before the end without a seat token */
     GAMES_AID_NOT_YOURS,   /* the other seat's aid before the end */
-    GAMES_BAD_AID_REQUEST  /* after the end: no such seat or position */
+    GAMES_BAD_AID_REQUEST, /* after the end: no such seat or position */
+    GAMES_NO_REMATCH,  /* accept, withdraw or decline with no open rematch offer */
+    GAMES_NOT_OFFERER, /* withdrawing the opponent's rematch offer */
+    GAMES_OWN_OFFER    /* accepting or declining one's own rematch offer */
 } games_status;
 
 /* The one mapping of a STORE_* code to a games status. */
@@ -172,13 +175,21 @@ int game_check_clock(game *g);
 int64_t game_deadline(game *g);
 
 /* The rematch recorded for g, copied into id ("" when none): under the
- * game's lock, *over tells whether g has ended. */
-void game_rematch_of(game *g, bool *over, char id[24]);
+ * game's lock, *over tells whether g has ended and *cancelled whether that
+ * rematch was cancelled (its offer withdrawn or declined). */
+void game_rematch_of(game *g, bool *over, char id[24], bool *cancelled);
 /* What g's rematch repeats: mode, settings, time control and level. */
 void game_rematch_request(game *g, game_mode *mode, game_settings *settings, time_control *tc,
                           char level[16]);
 /* Records g's rematch once the store holds it (store_create_rematch). */
 void game_set_rematch(game *g, const char *rematch_id);
+/* Records that g's rematch rematch_id was cancelled (the offer withdrawn or
+ * declined); a no-op if g links another rematch by now. */
+void game_set_rematch_cancelled(game *g, const char *rematch_id);
+/* The colour whose seat of rematch game g is still open to the player
+ * invited (the offerer's colour in the finished game), or 0 once taken
+ * or cancelled. */
+int game_rematch_invited_color(game *g);
 
 /* ---- reading ---------------------------------------------------------------- */
 

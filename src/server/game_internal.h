@@ -49,6 +49,7 @@ struct game {
 
     /* Game lock. */
     store_game row;
+    bool rematch_cancelled; /* row.rematch_id's game was cancelled: the offer ended */
     referee *ref;
     int64_t *at_ms; /* when each event was accepted: at_ms[seq - 1] */
     int n_at, cap_at;

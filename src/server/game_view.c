@@ -47,6 +47,7 @@ static void table_of(const game *g, view_table *t) {
         t->seat_connected[c] = t->seat_computer[c] || atomic_load(&g->presence[c]) > 0;
     }
     t->rematch_id = g->row.rematch_id;
+    t->rematch_cancelled = g->rematch_cancelled;
     for (int c = BLACK; c <= WHITE; c++) t->seat_name[c] = g->names[c];
     t->spectators = atomic_load(&g->spectators);
     t->cancelled = g->row.cancelled_at_ms != 0;

@@ -422,31 +422,76 @@ static games_status rematch_create(games *gm, game *g, int color, game_created *
     return GAMES_ERROR;
 }
 
-/* The other seat takes its place in the rematch the first seat created. */
-static games_status rematch_join(games *gm, const char *id, int color, game_created *out) {
+/* The other seat takes its place in the rematch the first seat created.
+ * A rematch cancelled meanwhile (the offer withdrawn while this call ran,
+ * or the offerer cancelled that game) is marked so in g. */
+static games_status rematch_join(games *gm, game *g, const char *id, int color, game_created *out) {
     game *ng;
     games_status st = games_get(gm, id, &ng);
     if (st != GAMES_OK) return st;
     int seat = color_other(color);
-    st = game_take_rematch_seat(ng, seat, out->token[seat]);
+    if (game_rematch_invited_color(ng) == color) st = GAMES_OWN_OFFER;
+    else st = game_take_rematch_seat(ng, seat, out->token[seat]);
     if (st == GAMES_OK) snprintf(out->id, sizeof out->id, "%s", id);
+    if (st == GAMES_SEAT_TAKEN && game_cancelled(ng)) {
+        game_set_rematch_cancelled(g, id);
+        st = GAMES_NO_REMATCH;
+    }
     game_release(ng);
     return st;
+}
+
+/* g's open rematch offer, copied into id: GAMES_NOT_OVER, GAMES_NO_REMATCH. */
+static games_status open_rematch(game *g, char id[24]) {
+    bool over, cancelled;
+    game_rematch_of(g, &over, id, &cancelled);
+    if (!over) return GAMES_NOT_OVER;
+    return id[0] && !cancelled ? GAMES_OK : GAMES_NO_REMATCH;
 }
 
 games_status games_rematch(games *gm, game *g, int color, bool *created, game_created *out) {
     memset(out, 0, sizeof *out);
     *created = false;
-    bool over;
     char existing[24] = "";
-    game_rematch_of(g, &over, existing);
-    if (!over) return GAMES_NOT_OVER;
-    if (!existing[0]) {
-        games_status st = rematch_create(gm, g, color, out, existing);
-        if (st != GAMES_OK) return st;
-        *created = !existing[0];
-        if (*created) return GAMES_OK;
+    games_status st = open_rematch(g, existing);
+    if (st == GAMES_OK) {
+        st = rematch_join(gm, g, existing, color, out);
+        /* The offer ended while we looked: this call makes a new one. */
+        if (st != GAMES_NO_REMATCH) return st == GAMES_OWN_OFFER ? GAMES_SEAT_TAKEN : st;
         memset(out, 0, sizeof *out);
+    } else if (st != GAMES_NO_REMATCH) {
+        return st;
     }
-    return rematch_join(gm, existing, color, out);
+    existing[0] = '\0';
+    st = rematch_create(gm, g, color, out, existing);
+    if (st != GAMES_OK) return st;
+    *created = !existing[0];
+    if (*created) return GAMES_OK;
+    memset(out, 0, sizeof *out);
+    return rematch_join(gm, g, existing, color, out);
+}
+
+games_status games_rematch_accept(games *gm, game *g, int color, game_created *out) {
+    memset(out, 0, sizeof *out);
+    char existing[24] = "";
+    games_status st = open_rematch(g, existing);
+    return st == GAMES_OK ? rematch_join(gm, g, existing, color, out) : st;
+}
+
+games_status games_rematch_end(games *gm, game *g, int color, bool withdraw) {
+    char existing[24] = "";
+    games_status st = open_rematch(g, existing);
+    if (st != GAMES_OK) return st;
+    game *ng;
+    if ((st = games_get(gm, existing, &ng)) != GAMES_OK) return st;
+    int offerer = game_rematch_invited_color(ng);
+    if (!offerer) st = game_cancelled(ng) ? GAMES_NO_REMATCH : GAMES_SEAT_TAKEN;
+    else if (withdraw && offerer != color) st = GAMES_NOT_OFFERER;
+    else if (!withdraw && offerer == color) st = GAMES_OWN_OFFER;
+    else st = game_cancel(ng, color_other(offerer));
+    /* Accepted meanwhile: the cancel finds the seat taken (SEAT_TAKEN). */
+    if (st == GAMES_CANCELLED) st = GAMES_NO_REMATCH;
+    if (st == GAMES_OK || (st == GAMES_NO_REMATCH && !offerer)) game_set_rematch_cancelled(g, existing);
+    game_release(ng);
+    return st;
 }

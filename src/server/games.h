@@ -82,4 +82,17 @@ games_status games_create(games *gm, const game_new *req, game_created *out);
  * seat takes its seat there (*created false). */
 games_status games_rematch(games *gm, game *g, int color, bool *created, game_created *out);
 
+/* The opponent's rematch offer, accepted by seat `color` of g (as the
+ * second games_rematch call): GAMES_NO_REMATCH when none is open,
+ * GAMES_OWN_OFFER when the offer is the caller's own. */
+games_status games_rematch_accept(games *gm, game *g, int color, game_created *out);
+
+/* Ends the open rematch offer of g: withdrawn by the seat that offered it
+ * (withdraw) or declined by the other (!withdraw). The rematch game is
+ * cancelled (as game_cancel) and g's view then says so; either seat may
+ * offer again. GAMES_NO_REMATCH when no offer is open, GAMES_SEAT_TAKEN
+ * when it was accepted already, GAMES_NOT_OFFERER / GAMES_OWN_OFFER when
+ * the caller is on the wrong side of it. */
+games_status games_rematch_end(games *gm, game *g, int color, bool withdraw);
+
 #endif

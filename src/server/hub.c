@@ -59,6 +59,8 @@ typedef struct hub_conn {
      * number sent of each room; whether the update that ends the game was
      * sent (only then may a player's socket carry the spectators' room). */
     bool chat_due, sent_over;
+    /* The client's heartbeat ({"type":"ping"}) waits for its pong. */
+    bool pong_due;
     int chat_sent[3];
     game_mode mode;
     bool writer_started;
@@ -272,22 +274,24 @@ static void on_game_talk(games_watcher *w, int room) {
     pthread_mutex_unlock(&hc->lock);
 }
 
-/* Waits until an update or chat is due (true; *update tells which) or the
- * socket is closing (false); closes a socket that sent no hello in time. */
-static bool wait_due(hub_conn *hc, bool *update) {
+/* Waits until an update, chat or pong is due (true; *update and *pong tell
+ * which) or the socket is closing (false); closes a socket that sent no
+ * hello in time. */
+static bool wait_due(hub_conn *hc, bool *update, bool *pong) {
     struct timespec deadline;
     clock_gettime(CLOCK_REALTIME, &deadline);
     deadline.tv_sec += HELLO_TIMEOUT_MS / 1000;
     bool due = false, late = false;
     pthread_mutex_lock(&hc->lock);
-    while (!hc->closing && !hc->due && !hc->chat_due && !late) {
+    while (!hc->closing && !hc->due && !hc->chat_due && !hc->pong_due && !late) {
         if (hc->hello_done) pthread_cond_wait(&hc->wake, &hc->lock);
         else late = pthread_cond_timedwait(&hc->wake, &hc->lock, &deadline) == ETIMEDOUT;
     }
-    *update = false;
-    if (!hc->closing && (hc->due || hc->chat_due)) {
+    *update = *pong = false;
+    if (!hc->closing && (hc->due || hc->chat_due || hc->pong_due)) {
         *update = hc->due;
-        hc->due = hc->chat_due = false;
+        *pong = hc->pong_due;
+        hc->due = hc->chat_due = hc->pong_due = false;
         due = true;
     }
     late = late && !hc->hello_done && !hc->closing;
@@ -363,10 +367,14 @@ static bool send_chat(hub_conn *hc) {
     return true;
 }
 
+/* The answer to a heartbeat, sent after whatever was due with it, so a
+ * pong also says the updates before it arrived. */
+static const char PONG[] = "{\"type\":\"pong\"}";
+
 static void *writer_main(void *arg) {
     hub_conn *hc = arg;
-    bool update;
-    while (wait_due(hc, &update)) {
+    bool update, pong;
+    while (wait_due(hc, &update, &pong)) {
         pthread_mutex_lock(&hc->lock);
         viewer who = hc->who;
         int since = hc->sent_seq;
@@ -390,6 +398,7 @@ static void *writer_main(void *arg) {
             pthread_mutex_unlock(&hc->lock);
         }
         if (ok && !hc->lobby) ok = send_chat(hc);
+        if (ok && pong) ok = send_text(hc, PONG, sizeof PONG - 1);
         if (!ok) {
             cut(hc);
             break;
@@ -547,6 +556,25 @@ static bool parse_hello(hub_conn *hc, const char *data, size_t len, const char *
     return ok;
 }
 
+/* {"type":"ping"}: the page's heartbeat. Browsers cannot send WebSocket
+ * ping frames, so it is a message of our own, answered on this socket by
+ * the writer with {"type":"pong"}: the same path every update takes. */
+static bool is_ping(const char *data, size_t len) {
+    if (len > MESSAGE_MAX) return false;
+    cJSON *o = cJSON_ParseWithLength(data, len);
+    const cJSON *type = cJSON_GetObjectItemCaseSensitive(o, "type");
+    bool ping = cJSON_IsString(type) && !strcmp(type->valuestring, "ping");
+    cJSON_Delete(o);
+    return ping;
+}
+
+static void wake_for_pong(hub_conn *hc) {
+    pthread_mutex_lock(&hc->lock);
+    hc->pong_due = true;
+    pthread_cond_signal(&hc->wake);
+    pthread_mutex_unlock(&hc->lock);
+}
+
 static int on_data(struct mg_connection *conn, int bits, char *data, size_t len, void *cbdata) {
     (void)cbdata;
     hub_conn *hc = mg_get_user_connection_data(conn);
@@ -556,7 +584,11 @@ static int on_data(struct mg_connection *conn, int bits, char *data, size_t len,
         mg_websocket_write(conn, MG_WEBSOCKET_OPCODE_CONNECTION_CLOSE, data, len < 2 ? len : 2);
         return 0;
     }
-    if (opcode != MG_WEBSOCKET_OPCODE_TEXT || hc->hello_done) return 1; /* nothing else is expected */
+    if (opcode != MG_WEBSOCKET_OPCODE_TEXT) return 1; /* nothing else is expected */
+    if (hc->hello_done) {
+        if (is_ping(data, len)) wake_for_pong(hc);
+        return 1; /* anything else after the hello is ignored */
+    }
     const char *code, *msg;
     if (len > MESSAGE_MAX || !parse_hello(hc, data, len, &code, &msg)) {
         send_error(hc, len > MESSAGE_MAX ? "body_too_large" : code,

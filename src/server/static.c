@@ -149,12 +149,34 @@ static void send_body(http_request *rq, int fd, const struct stat *st, const cha
     free(buf);
 }
 
+/* Whether the client asked for a page (a browser's navigation says
+ * text/html in Accept), not a script, image or program. */
+static bool wants_html(const http_request *rq) {
+    const char *accept = http_header(rq, "Accept");
+    return accept && strstr(accept, "text/html") && (!strcmp(rq->method, "GET") || rq->head);
+}
+
+/* 404: the translated page web/not-found.html to a browser's navigation
+ * (a heading and the way home), a plain line to anything else. The page is
+ * the same file whatever was asked, so it tells nothing of what exists. */
+static void send_not_found(http_request *rq) {
+    static const char plain[] = "404 not found\n";
+    struct stat st;
+    int fd = wants_html(rq) ? open_inside(rq->srv->web_dir, "not-found.html", &st) : -1;
+    size_t len = fd >= 0 ? (size_t)st.st_size : 0;
+    char *page = fd >= 0 && len <= INLINE_MAX ? malloc(len ? len : 1) : NULL;
+    if (page && read_all(fd, page, len))
+        http_send(rq, 404, "text/html; charset=utf-8", "no-cache", "", page, len);
+    else http_send(rq, 404, "text/plain; charset=utf-8", NULL, "", plain, sizeof plain - 1);
+    free(page);
+    if (fd >= 0) close(fd);
+}
+
 static void send_file(http_request *rq, const char *dir, const char *rel, const char *cache) {
     struct stat st;
     int fd = open_inside(dir, rel, &st);
     if (fd < 0) {
-        static const char body[] = "404 not found\n";
-        http_send(rq, 404, "text/plain; charset=utf-8", NULL, "", body, sizeof body - 1);
+        send_not_found(rq);
         return;
     }
     char etag[64], modified[64], extra[192];
@@ -182,8 +204,7 @@ void static_handle(http_request *rq) {
     bool file = !strncmp(p, "/web/", 5) || !strncmp(p, "/static/", 8) || !strcmp(p, "/favicon.ico");
     rq->route = page ? ROUTE_PAGE : file ? ROUTE_STATIC : ROUTE_OTHER;
     if (!page && !file) {
-        static const char body[] = "404 not found\n";
-        http_send(rq, 404, "text/plain; charset=utf-8", NULL, "", body, sizeof body - 1);
+        send_not_found(rq);
         return;
     }
     if (strcmp(rq->method, "GET") && !rq->head) {

@@ -4,7 +4,9 @@
  * and Last-Modified for revalidation; Cache-Control "no-cache" for the
  * application, a day for static/ media). Never a directory listing, never
  * a file outside web/ and static/: names are checked segment by segment
- * and the resolved real path must stay inside its directory. */
+ * and the resolved real path must stay inside its directory. A path that
+ * names nothing answers 404 with web/not-found.html to a browser's
+ * navigation (Accept: text/html) and a plain line to anything else. */
 #ifndef PG_SERVER_STATIC_H
 #define PG_SERVER_STATIC_H
 

@@ -112,7 +112,9 @@ typedef struct {
  *                       invite is for the other colour, or the seat is taken.
  * store_set_rematch:    STORE_NOT_FOUND for an unknown game; STORE_CONFLICT
  *                       if a different rematch id is already set (setting the
- *                       same one again is OK).
+ *                       same one again is OK; a cancelled one, its offer
+ *                       withdrawn or declined, may be replaced: SQLite only
+ *                       until PostgreSQL stores cancellations).
  * store_put_notes:      creates or replaces seat `color`'s notes (the
  *                       player's ghost stones, JSON). STORE_NOT_FOUND for an
  *                       unknown game.

@@ -39,7 +39,9 @@ const char *const store_write_sql[WS_COUNT] = {
                  " WHERE id = ?1 AND invite_hash IS NOT NULL AND invite_color = ?2"
                  " AND (CASE ?2 WHEN 1 THEN black_hash ELSE white_hash END) IS NULL",
     [WS_REMATCH] = "UPDATE games SET rematch_id = ?2"
-                   " WHERE id = ?1 AND (rematch_id IS NULL OR rematch_id = ?2)",
+                   " WHERE id = ?1 AND (rematch_id IS NULL OR rematch_id = ?2 OR EXISTS"
+                   " (SELECT 1 FROM games AS r WHERE r.id = games.rematch_id"
+                   " AND r.cancelled_at_ms IS NOT NULL))",
     [WS_PUT_NOTES] = "INSERT INTO notes (game_id, color, ghosts_json, updated_at_ms) VALUES (?1, ?2, ?3, ?4)"
                      " ON CONFLICT (game_id, color) DO UPDATE"
                      " SET ghosts_json = excluded.ghosts_json, updated_at_ms = excluded.updated_at_ms",

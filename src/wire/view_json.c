@@ -201,7 +201,8 @@ static bool add_result(cJSON *o, const view *vw) {
 static bool add_rematch(cJSON *o, const view_table *t) {
     if (!t->rematch_id || !t->rematch_id[0]) return cJSON_AddNullToObject(o, "rematch") != NULL;
     cJSON *rm = cJSON_AddObjectToObject(o, "rematch");
-    return rm && cJSON_AddStringToObject(rm, "id", t->rematch_id);
+    return rm && cJSON_AddStringToObject(rm, "id", t->rematch_id) &&
+           cJSON_AddBoolToObject(rm, "cancelled", t->rematch_cancelled);
 }
 
 /* Folds every observation of viewer v into vw and encodes each one into

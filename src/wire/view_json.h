@@ -32,6 +32,7 @@ typedef struct view_table {
     bool seat_computer[3];
     bool seat_connected[3];   /* a live connection (WebSocket) of that seat */
     const char *rematch_id;   /* NULL or "" when none */
+    bool rematch_cancelled;   /* that rematch's offer was withdrawn or declined */
     const char *seat_name[3]; /* display names, NULL or "" when none */
     int spectators;           /* spectators connected now (a count only) */
     bool cancelled;           /* cancelled before anyone took the other seat */

@@ -98,7 +98,7 @@ test('no page in any language is wider than the screen', async () => {
     ['player', `/g/${playing.id}#seat=${playing.white}`],
     ['waiting', `/g/${open.json.game.id}#seat=${open.json.seats[0].token}`],
     ['hotseat-curtain', new URL(hotseat.json.links.play).pathname + new URL(hotseat.json.links.play).hash],
-    ['my-games', '/my-games'], ['missing-game', '/g/nosuchgame1'],
+    ['my-games', '/my-games'], ['missing-game', '/g/nosuchgame1'], ['not-found', '/no/such/page'],
   ];
   for (const device of Object.keys(VIEWPORTS)) {
     for (const lang of LANGUAGES) {

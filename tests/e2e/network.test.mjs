@@ -38,6 +38,39 @@ test('a dropped connection is shown, and no move is lost or doubled', async () =
     'only the refused connections of the outage are logged');
 });
 
+test('a server that hangs is noticed by the WebSocket heartbeat within seconds, with no HTTP polling', async () => {
+  const game = await onlineGame(env.server.url, { settings: { size: 9 } });
+  const page = await openPage(env.browser);
+  const apiRequests = [];
+  page.on('request', (request) => { if (new URL(request.url()).pathname.startsWith('/api/')) apiRequests.push(request.url()); });
+  const pongs = [];
+  page.on('websocket', (socket) => socket.on('framereceived', (frame) => {
+    if (String(frame.payload) === '{"type":"pong"}') pongs.push(Date.now());
+  }));
+  await page.goto(`${env.server.url}/g/${game.id}#seat=${game.black}`);
+  await waitForGame(page);
+  await page.waitForFunction(() => document.getElementById('connection').dataset.status === 'live');
+  // Live for a while: pongs come over the socket, and no request at all.
+  const before = apiRequests.length;
+  await page.waitForTimeout(4500);
+  assert.ok(pongs.length >= 2, `pongs while live: ${pongs.length}`);
+  assert.deepEqual(apiRequests.slice(before), [], 'no HTTP request while the socket is live');
+  // The process stops answering but keeps its sockets open: no close, no
+  // offline event; only the missing pong tells.
+  const stoppedAt = Date.now();
+  env.server.proc.kill('SIGSTOP');
+  try {
+    await page.waitForSelector('#connection:not([hidden])', { timeout: 8000 });
+  } finally {
+    env.server.proc.kill('SIGCONT');
+  }
+  const noticedMs = Date.now() - stoppedAt;
+  console.log(`a hung server noticed after ${noticedMs} ms`);
+  assert.match(await page.textContent('#connection'), /reconnecting/);
+  await page.waitForSelector('#connection', { state: 'hidden', timeout: 15000 });
+  await page.context().close();
+});
+
 test('going offline is shown within seconds; a click made offline waits, drawn, and is sent once', async () => {
   const game = await onlineGame(env.server.url, { settings: { size: 9 } });
   const context = await env.browser.newContext({ locale: 'en-US' });

@@ -9,6 +9,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   serverAndBrowser, openPage, screenshot, waitForGame, readyTime, api, clickVertex, assertNoErrors,
+  inEachLanguage, loadDictionaries,
 } from './lib.mjs';
 
 let game;
@@ -82,6 +83,22 @@ test('each page becomes ready and logs no error', async () => {
     console.log(`${name}: ready after ${ready} ms`);
   }
   assertNoErrors(assert, page, 'pages');
+});
+
+test('an unknown address answers 404 with a translated page: a heading and a way to a new game', async () => {
+  const dict = await loadDictionaries();
+  await inEachLanguage(env.browser, async (page, lang) => {
+    // Chromium logs the 404 status itself as a console error: that one is expected.
+    const response = await page.goto(`${env.server.url}/no/such/page`);
+    page.errors = page.errors.filter((error) => !/status of 404/.test(error));
+    assert.equal(response.status(), 404);
+    await waitForGame(page);
+    console.log(`not found (${lang}): ready after ${await readyTime(page)} ms`);
+    assert.equal(await page.textContent('h1'), dict[lang].notFound.heading);
+    assert.equal(await page.title(), dict[lang].notFound.title);
+    await page.click('#not-found-new');
+    await page.waitForURL(`${env.server.url}/`);
+  });
 });
 
 test('text contrast passes WCAG AA in the light and the dark theme', async () => {

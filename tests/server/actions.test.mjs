@@ -5,7 +5,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
-import { startServer, call, newGame, expectError, tempDir } from './lib.mjs';
+import { startServer, call, newGame, expectError, tempDir, openSocket } from './lib.mjs';
+import { ON_POSTGRES } from '../lib/server.mjs';
 
 let server, base;
 const dir = tempDir();
@@ -107,7 +108,7 @@ test('rematch: the first seat creates it with colours swapped, the other joins i
   assert.equal(first.json.invite, undefined, first.text);
   assert.equal(first.json.links.invite, undefined, first.text);
   const seen = (await call(base, 'GET', `/api/v1/games/${id}`, { token: tokens.black })).json;
-  assert.deepEqual(seen.rematch, { id: next });
+  assert.deepEqual(seen.rematch, { id: next, cancelled: false });
   const second = await call(base, 'POST', `/api/v1/games/${id}/rematch`, { token: tokens.black });
   assert.equal(second.status, 200, second.text);
   assert.equal(second.json.game.id, next);
@@ -117,6 +118,82 @@ test('rematch: the first seat creates it with colours swapped, the other joins i
                            { token: newBlack, body: { seq: 1, action: 'attempt', vertex: 'D4' } })).status, 200);
   assert.equal((await call(base, 'GET', `/api/v1/games/${next}`, { token: newWhite })).json.viewer, 'white');
   expectError(await call(base, 'POST', `/api/v1/games/${id}/rematch`, { token: tokens.black }), 409, 'seat_taken');
+});
+
+test('rematch offers are withdrawn and declined live, and a new offer may follow', async () => {
+  const { id, tokens } = await newGame(base, { mode: 'online', settings: { size: 7 } });
+  const rematch = (token, body) => call(base, 'POST', `/api/v1/games/${id}/rematch`, { token, body });
+  assert.equal((await act(id, tokens.black, { seq: 1, action: 'resign' })).status, 200);
+  expectError(await rematch(tokens.white, { action: 'withdraw' }), 409, 'no_rematch');
+  expectError(await rematch(tokens.white, { action: 'decline' }), 409, 'no_rematch');
+  expectError(await rematch(tokens.white, { action: 'accept' }), 409, 'no_rematch');
+  expectError(await rematch(tokens.white, { action: 'again' }), 400, 'bad_request');
+  expectError(await rematch(tokens.white, { action: 'offer', extra: 1 }), 400, 'bad_request');
+  expectError(await rematch(null, { action: 'withdraw' }), 401, 'token_required');
+  // The opponent (black) watches the finished game live.
+  const ws = openSocket(base, id, { token: tokens.black });
+  await ws.opened;
+  const rematchOf = (f) => f.json.type === 'update' && f.json.view.rematch;
+  const offered = await rematch(tokens.white, { action: 'offer' });
+  assert.equal(offered.status, 201, offered.text);
+  const first = offered.json.game.id;
+  await ws.waitFor((fs) => fs.some((f) => rematchOf(f)?.id === first && !rematchOf(f).cancelled));
+  // Each side may only end the offer from its own side.
+  expectError(await rematch(tokens.black, { action: 'withdraw' }), 409, 'not_offerer');
+  expectError(await rematch(tokens.white, { action: 'decline' }), 409, 'own_offer');
+  expectError(await rematch(tokens.white, { action: 'accept' }), 409, 'own_offer');
+  if (ON_POSTGRES) {
+    // Ending an offer cancels its game, which PostgreSQL does not store yet
+    // (docs/API.md, "Rematch"): 503, and the offer stays open.
+    expectError(await rematch(tokens.white, { action: 'withdraw' }), 503, 'unavailable');
+    expectError(await rematch(tokens.black, { action: 'decline' }), 503, 'unavailable');
+    const seen = (await call(base, 'GET', `/api/v1/games/${id}`, { token: tokens.black })).json;
+    assert.deepEqual(seen.rematch, { id: first, cancelled: false });
+    ws.close();
+    return;
+  }
+  // The offerer, waiting on the new game, hears it cancelled when it is withdrawn.
+  const offerer = openSocket(base, first, { token: offered.json.seats[0].token });
+  await offerer.opened;
+  const withdrawn = await rematch(tokens.white, { action: 'withdraw' });
+  assert.equal(withdrawn.status, 200, withdrawn.text);
+  assert.deepEqual(withdrawn.json, { withdrawn: true });
+  await ws.waitFor((fs) => fs.some((f) => rematchOf(f)?.id === first && rematchOf(f).cancelled));
+  await offerer.waitFor((fs) => fs.some((f) => f.json.type === 'update' && f.json.view.cancelled));
+  offerer.close();
+  expectError(await rematch(tokens.white, { action: 'withdraw' }), 409, 'no_rematch');
+  expectError(await rematch(tokens.black, { action: 'accept' }), 409, 'no_rematch');
+  // A new offer, this time from black, replaces the withdrawn one; white declines it.
+  const again = await rematch(tokens.black, {});
+  assert.equal(again.status, 201, again.text);
+  const second = again.json.game.id;
+  assert.notEqual(second, first);
+  const waiting = openSocket(base, second, { token: again.json.seats[0].token });
+  await waiting.opened;
+  const declined = await rematch(tokens.white, { action: 'decline' });
+  assert.equal(declined.status, 200, declined.text);
+  assert.deepEqual(declined.json, { declined: true });
+  await waiting.waitFor((fs) => fs.some((f) => f.json.type === 'update' && f.json.view.cancelled));
+  waiting.close();
+  ws.close();
+  expectError(await call(base, 'POST', `/api/v1/games/${second}/actions`,
+                         { token: again.json.seats[0].token, body: { seq: 1, action: 'pass' } }), 409, 'game_cancelled');
+  // The ended offer is stored: a restarted server tells the same.
+  await server.stop();
+  server = await startServer({ dir });
+  base = server.url;
+  const after = (await call(base, 'GET', `/api/v1/games/${id}`, { token: tokens.white })).json;
+  assert.deepEqual(after.rematch, { id: second, cancelled: true });
+  // A third offer is accepted: then it can be neither withdrawn nor declined.
+  const third = await call(base, 'POST', `/api/v1/games/${id}/rematch`, { token: tokens.white, body: { action: 'offer' } });
+  assert.equal(third.status, 201, third.text);
+  const accepted = await call(base, 'POST', `/api/v1/games/${id}/rematch`, { token: tokens.black, body: { action: 'accept' } });
+  assert.equal(accepted.status, 200, accepted.text);
+  assert.equal(accepted.json.game.id, third.json.game.id);
+  expectError(await call(base, 'POST', `/api/v1/games/${id}/rematch`, { token: tokens.white, body: { action: 'withdraw' } }),
+              409, 'seat_taken');
+  expectError(await call(base, 'POST', `/api/v1/games/${id}/rematch`, { token: tokens.black, body: { action: 'decline' } }),
+              409, 'seat_taken');
 });
 
 test('the SGF record after the end, and QR codes of links', async () => {

@@ -84,16 +84,37 @@ test('files carry ETag and Last-Modified and answer 304 to revalidation', async 
 
 test('no directory listings, dot files or paths outside web/ and static/', async () => {
   const port = new URL(server.url).port;
+  // To a browser's navigation a 404 is the one not-found page, byte for
+  // byte whatever the path; to anything else the plain line. Neither ever
+  // lists a directory or shows a file.
+  const notFoundPage = readFileSync(path.join(ROOT, 'web/not-found.html'), 'utf8');
   for (const p of ['/web/', '/web/js', '/static/', '/static/sounds', '/web/../schema.sql', '/web/%2e%2e/schema.sql',
                    '/web/js/..%2f..%2fschema.sql', '/static/..%2f..%2fMakefile', '/web/.hidden', '/schema.sql',
                    '/src/main.c', '/g/../schema.sql', '/g/UPPER', '/web/%00x'])
   {
-    const raw = await rawRequest(port, `GET ${p} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
-    const status = Number(raw.split(' ')[1]);
-    assert.ok(status === 404 || status === 400, `${p} answered ${raw.slice(0, 200)}`);
-    assert.ok(!raw.includes('CREATE TABLE') && !raw.includes('<a href'), `${p} leaked a file or a listing`);
-    assert.match(raw, /X-Content-Type-Options: nosniff/i, `${p}: headers`);
+    for (const accept of ['', 'Accept: text/html,application/xhtml+xml,*/*;q=0.8\r\n']) {
+      const raw = await rawRequest(port, `GET ${p} HTTP/1.1\r\nHost: x\r\n${accept}Connection: close\r\n\r\n`);
+      const status = Number(raw.split(' ')[1]);
+      const body = raw.slice(raw.indexOf('\r\n\r\n') + 4);
+      assert.ok(status === 404 || status === 400, `${p} answered ${raw.slice(0, 200)}`);
+      assert.ok(!raw.includes('CREATE TABLE'), `${p} leaked a file`);
+      if (status === 404 && accept) assert.equal(body, notFoundPage, `${p}: not the not-found page`);
+      else assert.ok(!body.includes('<a href'), `${p} leaked a listing: ${body.slice(0, 200)}`);
+      assert.match(raw, /X-Content-Type-Options: nosniff/i, `${p}: headers`);
+    }
   }
+  // A browser that follows a dead link gets the page with status 404; the
+  // API keeps its JSON errors whatever the client accepts.
+  const dead = await fetch(`${server.url}/no/such/page`, { headers: { accept: 'text/html' } });
+  assert.equal(dead.status, 404);
+  assert.match(dead.headers.get('content-type'), /^text\/html/);
+  assert.match(await dead.text(), /<h1 data-i18n="notFound.heading">/);
+  const script = await fetch(`${server.url}/web/js/nothing.js`, { headers: { accept: '*/*' } });
+  assert.equal(script.status, 404);
+  assert.equal(await script.text(), '404 not found\n');
+  const apiMiss = await fetch(`${server.url}/api/v1/nothing`, { headers: { accept: 'text/html' } });
+  assert.equal(apiMiss.status, 404);
+  assert.equal((await apiMiss.json()).error.code, 'not_found');
   const post = await call(server.url, 'POST', '/web/js/api.js', { body: {} });
   assert.equal(post.status, 405);
   assert.equal(post.headers.get('allow'), 'GET, HEAD');

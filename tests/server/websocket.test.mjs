@@ -5,6 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import net from 'node:net';
+import WebSocket from 'ws';
 import { startServer, call, newGame, openSocket } from './lib.mjs';
 
 let server, base;
@@ -39,6 +40,40 @@ test('an update at once after hello, then one per event, resuming after since', 
   await none.waitFor((f) => f.length >= 1);
   assert.deepEqual(none.frames[0].json.events, []);
   await Promise.all([s.close(), everything.close(), none.close()]);
+});
+
+test('a ping after the hello is answered with a pong on the same socket, game and lobby alike', async () => {
+  const { id, tokens } = await newGame(base, { settings: { size: 9 } });
+  const s = openSocket(base, id, { token: tokens.black });
+  // The server allows 6 sockets here: a failure must not leave these open.
+  let lobby = null;
+  try {
+    await s.waitFor((f) => f.length >= 1);
+    s.ws.send(JSON.stringify({ type: 'ping' }));
+    await s.waitFor((f) => f.some((x) => x.json.type === 'pong'), 3000);
+    assert.equal(s.frames.at(-1).text, '{"type":"pong"}');
+    // Anything else after the hello is still ignored: no answer, no close.
+    s.ws.send('{"type":"shout"}');
+    s.ws.send('not json');
+    s.ws.send(JSON.stringify({ type: 'ping' }));
+    await s.waitFor((f) => f.filter((x) => x.json.type === 'pong').length === 2, 3000);
+    // (Besides the updates: the socket's own arrival may push one more.)
+    assert.deepEqual(s.frames.map((x) => x.json.type).filter((type) => type !== 'update'), ['pong', 'pong']);
+    await s.close();
+    lobby = new WebSocket(`${base.replace('http', 'ws')}/api/v1/lobby/ws`);
+    const types = [];
+    const pong = new Promise((resolve) => lobby.on('message', (data) => {
+      types.push(JSON.parse(String(data)).type);
+      if (types.length === 1) lobby.send(JSON.stringify({ type: 'ping' }));
+      if (types.includes('pong')) resolve();
+    }));
+    lobby.on('open', () => lobby.send(JSON.stringify({ type: 'hello' })));
+    await pong;
+    assert.deepEqual(types, ['lobby', 'pong']);
+  } finally {
+    s.ws.close();
+    lobby?.close();
+  }
 });
 
 test('claiming the invited seat pushes an update with the seat taken', async () => {

@@ -77,7 +77,8 @@ export const api = {
   notes: (id, token) => request('GET', `${gamePath(id)}/notes`, { token }),
   // keepalive lets the last save finish while the page is being left.
   saveNotes: (id, token, ghosts, keepalive = false) => request('PUT', `${gamePath(id)}/notes`, { token, body: { ghosts }, keepalive }),
-  rematch: (id, token) => request('POST', `${gamePath(id)}/rematch`, { token, body: {} }),
+  // action: 'offer' (or accept the opponent's), 'accept', 'withdraw', 'decline'.
+  rematch: (id, token, action = 'offer') => request('POST', `${gamePath(id)}/rematch`, { token, body: { action } }),
   qrSvg: (text) => request('POST', '/api/v1/qr', { body: { text }, accept: 'text' }),
   sgfUrl: (id) => `${gamePath(id)}/sgf`,
   // The deduction aid: a seat's own (token) now, or after the end any seat's at seq.

@@ -1,6 +1,8 @@
-// The game page's clocks: both sides' remaining time, ticking, with a
-// visual and audible warning in the last seconds and in byo-yomi, and, while
-// the game is on, each player's "disconnected" badge.
+// The game page's players' bar: each seat's name (its colour when it has
+// none; as text, cut with an ellipsis when long, the whole name in its
+// title), both sides' remaining time, ticking, with a visual and audible
+// warning in the last seconds and in byo-yomi, and, while the game is on,
+// each player's "disconnected" badge.
 //
 // The server's clock is the only authority (docs/API.md, "clock"): every
 // view carries a snapshot taken at the server's now_ms. The page never keeps
@@ -16,6 +18,7 @@
 import { t } from './i18n.js';
 import { formatClock } from './time-format.js';
 import { getPref } from './storage.js';
+import { seatName } from './names.js';
 
 const TICK_MS = 200;
 const WARN_MS = 10000;
@@ -79,8 +82,14 @@ export class GameClocks {
     const row = document.createElement('div');
     row.className = 'clock';
     row.dataset.color = color;
+    const stone = document.createElement('span');
+    stone.className = 'clock-stone';
+    stone.setAttribute('aria-hidden', 'true');
     const name = document.createElement('span');
     name.className = 'clock-name';
+    // The colour of a named seat, for screen readers (the stone shows it).
+    const colorText = document.createElement('span');
+    colorText.className = 'visually-hidden';
     const badge = document.createElement('span');
     badge.className = 'badge offline';
     const time = document.createElement('span');
@@ -88,8 +97,8 @@ export class GameClocks {
     time.setAttribute('role', 'timer');
     const detail = document.createElement('span');
     detail.className = 'clock-detail';
-    row.append(name, badge, time, detail);
-    return { row, name, badge, time, detail };
+    row.append(stone, name, colorText, badge, time, detail);
+    return { row, name, colorText, badge, time, detail };
   }
 
   // view: the newest view; perspective: the viewer's colour when the page is
@@ -104,9 +113,11 @@ export class GameClocks {
     const timed = Boolean(clock?.black);
     this.container.classList.toggle('untimed', !timed);
     this.render();
-    // An untimed online game shows the bar for the players' presence, all
-    // game long: a bar that came and went with a badge would move the board
-    // under the player's pointer.
+    // An untimed online game shows the bar for the players' names and
+    // presence, all game long: a bar that came and went with a badge would
+    // move the board under the player's pointer.
+    // After the end of an untimed game the result says who played and the
+    // bar gives its room to the replay.
     const presence = view.game.mode === 'online' && !view.over;
     this.container.hidden = !clock || (!timed && !presence);
     const ticking = Boolean(clock?.running) && !view.over;
@@ -148,7 +159,11 @@ export class GameClocks {
     const { clock, game, seats } = this.view;
     const parts = this.rows[color];
     const running = clock.running === color && !this.view.over;
-    parts.name.textContent = t(`color.${color}`);
+    const name = seatName(this.view, color);
+    const named = Boolean(seats?.[color]?.name);
+    parts.name.textContent = name;
+    parts.name.title = named ? t('names.seat', { name, color: t(`color.${color}`) }) : '';
+    parts.colorText.textContent = named ? ` (${t(`color.${color}`)})` : '';
     parts.row.dataset.running = String(running);
     const seat = seats?.[color];
     const away = !this.view.over && game.mode === 'online' && seat?.taken && !seat.computer && !seat.connected

@@ -15,19 +15,29 @@ import { TablePanel } from './talk.js';
 const $ = (id) => document.getElementById(id);
 
 // What a cancelled game's link shows (the seat, invite and watch links
-// alike): a heading, why, and a way to start another game.
-export function showCancelled() {
+// alike): a heading, why, and a way to start another game. wording
+// ({heading, text, back: {href, text}}) replaces the words, for a rematch
+// whose offer was withdrawn or declined.
+export function showCancelled(wording = null) {
   if ($('cancelled-page')) return;
   const heading = document.createElement('h1');
-  heading.textContent = t('cancel.heading');
+  heading.textContent = wording?.heading ?? t('cancel.heading');
   const text = document.createElement('p');
-  text.textContent = t('cancel.text');
+  text.textContent = wording?.text ?? t('cancel.text');
   const link = document.createElement('a');
   link.className = 'button primary';
   link.href = '/';
   link.textContent = t('cancel.startNew');
   const actions = document.createElement('p');
   actions.className = 'actions';
+  if (wording?.back) {
+    const back = document.createElement('a');
+    back.className = 'button';
+    back.id = 'cancelled-back';
+    back.href = wording.back.href;
+    back.textContent = wording.back.text;
+    actions.append(back);
+  }
   actions.append(link);
   const section = document.createElement('section');
   section.id = 'cancelled-page';
@@ -40,8 +50,10 @@ export function showCancelled() {
 
 export class GameTalk {
   // seat(): {color, token} of the seat the page acts for, or null.
-  constructor({ gameId, seat, hotseat, onNotice }) {
-    Object.assign(this, { gameId, seat, onNotice });
+  // For a rematch this device offered, withdraw() (true once done) takes
+  // the place of cancelling, and cancelledWording() words the end.
+  constructor({ gameId, seat, hotseat, onNotice, withdraw = null, cancelledWording = () => null }) {
+    Object.assign(this, { gameId, seat, onNotice, withdraw, cancelledWording });
     const details = document.createElement('details');
     details.id = 'talk-panel';
     details.className = 'panel fold';
@@ -59,11 +71,11 @@ export class GameTalk {
   onView(view) {
     this.view = view;
     if (view.cancelled) {
-      showCancelled();
+      showCancelled(this.cancelledWording());
       return;
     }
     this.panel.onView(view);
-    this.cancelButton.textContent = t('cancel.button');
+    this.cancelButton.textContent = t(this.withdraw ? 'rematch.withdraw' : 'cancel.button');
     this.cancelButton.hidden = !this.cancellable(view);
   }
 
@@ -85,6 +97,10 @@ export class GameTalk {
   async cancel() {
     const seat = this.seat();
     if (!seat?.token || !this.view || !this.cancellable(this.view)) return;
+    if (this.withdraw) {
+      if (await this.withdraw()) showCancelled(this.cancelledWording());
+      return;
+    }
     if (!(await confirmAction(t('cancel.confirm'), t('cancel.button')))) return;
     try {
       await api.cancel(this.gameId, seat.token);

@@ -23,7 +23,7 @@ import { Notes } from './notes.js';
 import { TurnAlerts } from './turn-alerts.js';
 import { GameClocks } from './clock.js';
 import { Curtain } from './hotseat-curtain.js';
-import { Rematch } from './rematch.js';
+import { Rematch, offeredRematch, withdrawRematch, cancelledRematchWording } from './rematch.js';
 import { confirmAction, dialogOpen } from './dialog.js';
 import { newsOf, recentlyCaptured } from './news.js';
 import {
@@ -428,7 +428,6 @@ function startLive() {
       showConnection(status);
     },
     onError: (error) => notice(errorMessage(error)),
-    heartbeat: () => api.health(),
   });
   live.start();
 }
@@ -582,7 +581,7 @@ async function main() {
     return;
   }
   if (view.cancelled) {
-    showCancelled();
+    showCancelled(cancelledRematchWording(gameId));
     markReady();
     return;
   }
@@ -592,6 +591,8 @@ async function main() {
   state.accept(view);
   talk = new GameTalk({
     gameId, hotseat, onNotice: notice,
+    withdraw: offeredRematch(gameId) ? () => withdrawRematch(gameId, notice) : null,
+    cancelledWording: () => cancelledRematchWording(gameId),
     seat: () => (seated() ? { color: activeColor, token: activeToken() } : null),
   });
   talk.onView(view);
