@@ -135,6 +135,15 @@ struct store {
  * may retry); constraint codes are not handled here. */
 int store_code_of(int sqlite_rc);
 
+/* The one rule of schema versions, for both backends: a database at
+ * version `found` may be opened by a binary that knows versions up to
+ * `supported` (its upgrade steps bring it forward) when
+ * 1 <= found <= supported. STORE_OK then; otherwise STORE_ERROR with the
+ * reason in err ("database: schema version 9 is newer than this
+ * binary's 3: run a newer phantomgo"). A new, empty database is the
+ * caller's to create before asking. */
+int store_schema_judge(int found, int supported, char *err, size_t errlen);
+
 /* Prepares every statement of `sql` into `out`; on failure finalizes what it
  * prepared and returns the SQLite code. */
 int store_prepare_all(sqlite3 *db, const char *const *sql, int count, sqlite3_stmt **out);

@@ -237,17 +237,8 @@ static int migrate_locked(PGconn *conn, const char *schema_pg_path, char *err, s
     if (!has_version) return create_schema(conn, schema_pg_path, err, errlen);
     int version = 0;
     code = query_int(conn, "SELECT max(version) FROM phantomgo_schema", &version, err, errlen);
-    if (code != STORE_OK) return code;
-    if (version < 1) return fail(err, errlen, STORE_ERROR, "database", "phantomgo_schema holds no version");
-    if (version > PG_SCHEMA_VERSION) {
-        char detail[160];
-        snprintf(detail, sizeof detail,
-                 "schema version %d is newer than this binary's %d:"
-                 " run a newer phantomgo",
-                 version, PG_SCHEMA_VERSION);
-        return fail(err, errlen, STORE_ERROR, "database", detail);
-    }
-    return upgrade_schema(conn, version, err, errlen);
+    if (code == STORE_OK) code = store_schema_judge(version, PG_SCHEMA_VERSION, err, errlen);
+    return code == STORE_OK ? upgrade_schema(conn, version, err, errlen) : code;
 }
 
 static int migrate(PGconn *conn, const char *schema_pg_path, char *err, size_t errlen) {
