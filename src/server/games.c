@@ -129,19 +129,52 @@ static game *table_insert(games *gm, game *g) {
 
 /* ---- opening --------------------------------------------------------------- */
 
-/* Any server sharing the database stored action seq of game id: a copy
- * held here that is behind (the game was played on another server
- * meanwhile) catches up from the log and tells its watchers, so sockets
- * still open here see every event. */
-static void on_stored_action(void *ctx, const char *id, int seq) {
-    games *gm = ctx;
+/* The game with this id if this server holds it in memory (referenced),
+ * else NULL: news about a game nobody here holds needs no work, the next
+ * load reads the store anyway. */
+static game *held(games *gm, const char *id) {
     pthread_mutex_lock(&gm->lock);
     entry *e = table_find(gm, id);
     game *g = e ? game_ref(e->g) : NULL;
     pthread_mutex_unlock(&gm->lock);
-    if (!g) return;
-    game_catch_up(g, seq);
+    return g;
+}
+
+/* News from the store (store_watch): what any server sharing the database
+ * stored. A copy held here that another server moved on (a game played,
+ * joined, renamed or talked about elsewhere meanwhile) catches up from the
+ * store and tells its watchers, so sockets still open here see every event
+ * and message, each only to the viewers that may have it. */
+static void on_stored_action(void *ctx, const char *id, int seq) {
+    game *g = held(ctx, id);
+    if (g) game_catch_up(g, seq);
     game_release(g);
+}
+
+static void on_stored_row(void *ctx, const char *id) {
+    game *g = held(ctx, id);
+    if (g) game_refresh(g);
+    game_release(g);
+}
+
+static void on_stored_names(void *ctx, const char *id) {
+    game *g = held(ctx, id);
+    if (g) game_names_heard(g);
+    game_release(g);
+}
+
+static void on_stored_chat(void *ctx, const char *id, int room, int n) {
+    game *g = held(ctx, id);
+    if (g) game_chat_heard(g, room, n);
+    game_release(g);
+}
+
+/* A public game created on any server is loaded here too, and reaches
+ * this server's listeners as one created here would (the lobby lists
+ * it); one created here is in the table already. */
+static void on_created_public(void *ctx, const char *id) {
+    game *g;
+    if (games_get(ctx, id, &g) == GAMES_OK) game_release(g);
 }
 
 int games_open(games **out, store *st, char *err, size_t errlen) {
@@ -159,14 +192,15 @@ int games_open(games **out, store *st, char *err, size_t errlen) {
     gm->last_sweep_ms = now_monotonic_ms();
     pthread_mutex_init(&gm->lock, NULL);
     pthread_rwlock_init(&gm->env.listeners_lock, NULL);
-    store_watch_actions(st, on_stored_action, gm);
+    store_news news = { on_stored_action, on_stored_row, on_stored_names, on_stored_chat, on_created_public, gm };
+    store_watch(st, &news);
     *out = gm;
     return GAMES_OK;
 }
 
 void games_close(games *gm) {
     if (!gm) return;
-    store_watch_actions(gm->env.st, NULL, NULL);
+    store_watch(gm->env.st, NULL);
     for (size_t i = 0; i < gm->nbuckets; i++) free_entries(gm->buckets[i]);
     free(gm->buckets);
     pthread_mutex_destroy(&gm->lock);

@@ -333,8 +333,8 @@ static int open_on_server(store **out, const char *conninfo, const char *schema_
     return STORE_OK;
 }
 
-void store_watch_actions(store *st, store_action_fn fn, void *ctx) {
-    if (st && st->pg) pg_store_watch(st->pg, fn, ctx);
+void store_watch(store *st, const store_news *news) {
+    if (st && st->pg) pg_store_watch(st->pg, news);
 }
 
 bool store_is_server(const char *db_location) { return db_location && pg_store_is_conninfo(db_location); }

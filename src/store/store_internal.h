@@ -62,6 +62,17 @@ enum chat_read_stmt { CR_NAMES, CR_COUNT_ROOM, CR_READ_ROOM, CR_COUNT };
 
 typedef struct pg_store pg_store;
 
+/* The argument of a talk write (write_req.u.other.arg), by its statement:
+ * CW_PUT_NAME and CW_CLEAR_NAME a store_name_args, CW_APPEND a
+ * store_chat_message (store_chat.h), CW_CANCEL an int64_t (the moment).
+ * SQLite binds it with the request's bind function; the PostgreSQL backend
+ * reads it by this rule. */
+typedef struct {
+    int color;
+    const char *name; /* NULL to remove */
+    int64_t at_ms;
+} store_name_args;
+
 /* Binds a store_submit_write statement's parameters after ?1 (SQLite's code). */
 typedef int (*store_bind_fn)(sqlite3_stmt *s, const void *arg);
 

@@ -343,7 +343,7 @@ int pg_store_open(pg_store **out, const char *conninfo, const char *schema_pg_pa
 
 void pg_store_close(pg_store *pg) {
     if (!pg) return;
-    pg_store_watch(pg, NULL, NULL);
+    pg_store_watch(pg, NULL);
     pg_link_drop(&pg->writer);
     for (int i = 0; i < STORE_READERS; i++) pg_link_drop(&pg->readers[i]);
     pthread_cond_destroy(&pg->reader_free);
