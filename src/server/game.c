@@ -13,6 +13,7 @@
 
 #include "engine/vertex.h"
 #include "server/metrics.h"
+#include "store/store_chat.h"
 #include "util/now.h"
 #include "wire/clock_json.h"
 #include "wire/settings_json.h"
@@ -268,10 +269,17 @@ static bool same_row_facts(const store_game *a, const store_game *b) {
 void game_refresh(game *g) {
     pthread_mutex_lock(&g->lock);
     store_game before = g->row; /* its fixed fields only: the pointers go with the reload */
+    char names[3][GAME_NAME_BYTES];
+    memcpy(names, g->names, sizeof names);
     int events = referee_event_count(g->ref);
-    bool changed = reload_log(g) && (!same_row_facts(&before, &g->row) || referee_event_count(g->ref) != events);
+    bool changed = reload_log(g) && (!same_row_facts(&before, &g->row) || referee_event_count(g->ref) != events ||
+                                     strcmp(names[BLACK], g->names[BLACK]) || strcmp(names[WHITE], g->names[WHITE]));
     pthread_mutex_unlock(&g->lock);
     if (changed) game_notify(g);
+    for (int room = GAME_ROOM_PLAYERS; room <= GAME_ROOM_SPECTATORS; room++) {
+        int last = 0;
+        if (store_chat_count(g->env->st, g->id, room, &last) == STORE_OK) game_chat_heard(g, room, last);
+    }
 }
 
 /* ---- seats --------------------------------------------------------------- */

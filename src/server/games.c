@@ -177,6 +177,32 @@ static void on_created_public(void *ctx, const char *id) {
     if (games_get(ctx, id, &g) == GAMES_OK) game_release(g);
 }
 
+/* Every game held here, referenced, in a malloc'd array (NULL when there
+ * are none or out of memory). */
+static game **held_all(games *gm, size_t *n) {
+    pthread_mutex_lock(&gm->lock);
+    game **list = gm->count ? malloc(gm->count * sizeof *list) : NULL;
+    *n = 0;
+    for (size_t i = 0; list && i < gm->nbuckets; i++)
+        for (entry *e = gm->buckets[i]; e; e = e->next) list[(*n)++] = game_ref(e->g);
+    pthread_mutex_unlock(&gm->lock);
+    return list;
+}
+
+/* Some news may have been lost: every copy held here is read afresh and
+ * every public game loaded, as if each had been news. */
+static void on_news_lost(void *ctx) {
+    games *gm = ctx;
+    size_t n;
+    game **list = held_all(gm, &n);
+    for (size_t i = 0; i < n; i++) {
+        game_refresh(list[i]);
+        game_release(list[i]);
+    }
+    free(list);
+    games_load_listed(gm, "public_to_list", NULL);
+}
+
 int games_open(games **out, store *st, char *err, size_t errlen) {
     *out = NULL;
     games *gm = calloc(1, sizeof *gm);
@@ -192,7 +218,8 @@ int games_open(games **out, store *st, char *err, size_t errlen) {
     gm->last_sweep_ms = now_monotonic_ms();
     pthread_mutex_init(&gm->lock, NULL);
     pthread_rwlock_init(&gm->env.listeners_lock, NULL);
-    store_news news = { on_stored_action, on_stored_row, on_stored_names, on_stored_chat, on_created_public, gm };
+    store_news news = { on_stored_action, on_stored_row,     on_stored_names, on_stored_chat,
+                        on_created_public, on_news_lost, gm };
     store_watch(st, &news);
     *out = gm;
     return GAMES_OK;
@@ -323,7 +350,7 @@ int games_load_listed(games *gm, const char *which, game_listener *l) {
     for (size_t i = 0; i < list.n; i++) {
         game *g;
         if (games_get(gm, list.ids[i], &g) != GAMES_OK) continue;
-        l->changed(l, g);
+        if (l) l->changed(l, g);
         game_release(g);
     }
     free(list.ids);

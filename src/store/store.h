@@ -142,13 +142,16 @@ int store_create_rematch(store *st, const char *game_id, const store_game *remat
  *   row:     game_id's row changed (a seat taken, a cancel, a rematch);
  *   names:   a seat's name of game_id was set or removed;
  *   chat:    message n of room `room` (store_chat.h) of game_id was stored;
- *   created: public game game_id was created (the lobby's news). */
+ *   created: public game game_id was created (the lobby's news);
+ *   lost:    the news stopped for a while (the database was unreachable)
+ *            and runs again: some may have been lost. */
 typedef struct {
     void (*action)(void *ctx, const char *game_id, int seq);
     void (*row)(void *ctx, const char *game_id);
     void (*names)(void *ctx, const char *game_id);
     void (*chat)(void *ctx, const char *game_id, int room, int n);
     void (*created)(void *ctx, const char *game_id);
+    void (*lost)(void *ctx);
     void *ctx;
 } store_news;
 /* Starts delivering news to a copy of *news; NULL stops it (call so

@@ -12,8 +12,9 @@
  * It waits in poll() on the connection's socket and on a pipe that
  * pg_store_watch(NULL) writes to stop it. A lost connection is reopened
  * every half second (through the same multi-host string, so it follows a
- * promoted standby); what was notified meanwhile is lost, which the callers
- * tolerate: notifications only hurry a refresh the log would force anyway. */
+ * promoted standby); what was notified meanwhile is lost, so once it
+ * listens again the `lost` callback tells the receiver to read afresh what
+ * it holds. */
 #include "store/store_pg.h"
 
 #include <poll.h>
@@ -69,15 +70,20 @@ static bool wait_for(pg_store *pg, int fd, int timeout_ms) {
 static void *listen_main(void *arg) {
     pg_store *pg = arg;
     PGconn *conn = NULL;
+    bool lost = false; /* a connection broke: news may be missing */
     for (;;) {
         if (!conn && !(conn = listen_connection(pg))) {
+            lost = true;
             if (!wait_for(pg, -1, RECONNECT_MS)) break;
             continue;
         }
+        if (lost && pg->news.lost) pg->news.lost(pg->news.ctx);
+        lost = false;
         if (!wait_for(pg, PQsocket(conn), -1)) break;
         if (!PQconsumeInput(conn) || PQstatus(conn) != CONNECTION_OK) {
             PQfinish(conn);
             conn = NULL;
+            lost = true;
             continue;
         }
         deliver(pg, conn);

@@ -304,6 +304,8 @@ static void heard_created(void *ctx, const char *id) {
     hear(ctx, line);
 }
 
+static void heard_lost(void *ctx) { hear(ctx, "lost"); }
+
 /* Waits up to 5 s for `line;` to be heard. */
 static bool wait_heard(heard *h, const char *line) {
     char want[80];
@@ -334,7 +336,7 @@ TEST(store_pg_a_server_hears_every_kind_of_news_of_another) {
         return;
     }
     heard h = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, "" };
-    store_news news = { heard_action, heard_row, heard_names, heard_chat, heard_created, &h };
+    store_news news = { heard_action, heard_row, heard_names, heard_chat, heard_created, heard_lost, &h };
     store_watch(b, &news);
     /* The listener connects on its own thread: a first action proves it
      * listens before the news that matter. */
@@ -367,6 +369,16 @@ TEST(store_pg_a_server_hears_every_kind_of_news_of_another) {
     store_action move = test_action(1, "attempt", 1, "C3");
     CHECK_EQ_INT(store_append_action(a, pub.id, &move), STORE_OK);
     CHECK(wait_heard(&h, "action publicnews1 1"));
+    CHECK(strstr(h.log, "lost") == NULL);
+
+    /* The listening connection cut (as by a database restart): once it
+     * listens again, the receiver hears that news may have been lost,
+     * and then hears news again. */
+    CHECK(test_pg_exec("unit_news", "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                                    " WHERE datname = 'unit_news' AND query LIKE 'LISTEN%'") == 0);
+    CHECK(wait_heard(&h, "lost"));
+    CHECK_EQ_INT(store_put_name(a, pub.id, 2, "Bo"), STORE_OK);
+    CHECK(wait_heard(&h, "lost;names publicnews1"));
 
     store_watch(b, NULL);
     store_close(a);
