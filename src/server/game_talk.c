@@ -8,8 +8,13 @@
  * numbered within its room under the game lock and stored (group commit)
  * before anyone hears of it, like an action, but it never touches the
  * referee: talk changes no seq and no view. Only the watchers that may read
- * its room are told (game_notify_talk), so nothing of the spectators'
- * room, not even a wake-up, reaches a player's socket during the game. */
+ * its room are told (notify_talk), so nothing of the spectators' room, not
+ * even a wake-up, reaches a player's socket during the game.
+ *
+ * With several servers on one database, a message stored by another server
+ * arrives as news (game_chat_heard: the room's count raised, its readers
+ * woken, by the same rule), and a number another server took first is
+ * refused by the store and taken again from the store's count. */
 #include "server/game_internal.h"
 
 #include <stdio.h>
