@@ -4,7 +4,8 @@
 // players and spectators before and after the end, over HTTP and the
 // WebSocket (a spectator's message makes no frame at all for a player
 // before the end); floods answered 429 with Retry-After; the spectator
-// count; cancelling a game nobody joined; names in the SGF; and a restart
+// count; cancelling a game nobody joined; a rename pushed to the lobby's
+// sockets; names in the SGF; and a restart
 // (and an upgrade of a version-2 database) keeping the talk. The restart
 // is a kill -9: acknowledged talk is durable like actions.
 import { test } from 'node:test';
@@ -15,6 +16,7 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { startServer, call, expectError, newGame, openSocket, tempDir, ROOT } from './lib.mjs';
 import { ON_POSTGRES } from '../lib/server.mjs';
+import WebSocket from 'ws';
 
 // The same file runs on SQLite and, in the server-pg suite, on PostgreSQL
 // (tests/pg/with-postgres.mjs): talk behaves alike on both. Only the
@@ -288,6 +290,33 @@ test('cancelling a game nobody joined closes its invite, lobby entry, actions an
     expectError(await call(server.url, 'POST', `/api/v1/games/${id}/cancel`, { token: tokens.black }), 409, 'seat_taken');
     const hot = await newGame(server.url, { mode: 'hotseat' });
     expectError(await call(server.url, 'POST', `/api/v1/games/${hot.id}/cancel`, { token: hot.tokens.black }), 409, 'seat_taken');
+  } finally {
+    await server.stop();
+  }
+});
+
+test('a rename of a listed game reaches the lobby\'s sockets', async () => {
+  const server = await startServer();
+  try {
+    const game = await onlineGame(server.url, { name: 'Ann', publicGame: true });
+    const u = new URL('/api/v1/lobby/ws', server.url);
+    u.protocol = 'ws:';
+    const ws = new WebSocket(u);
+    const frames = [];
+    const named = (name) => new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no lobby frame naming ${name}; got ${JSON.stringify(frames.at(-1))}`)), 5000);
+      const check = () => {
+        if (frames.some((f) => f.open?.find((e) => e.id === game.id)?.names.black === name)) { clearTimeout(timer); resolve(); }
+        else setTimeout(check, 20);
+      };
+      check();
+    });
+    ws.on('message', (data) => frames.push(JSON.parse(String(data))));
+    ws.on('open', () => ws.send(JSON.stringify({ type: 'hello' })));
+    await named('Ann');
+    assert.equal((await rename(server.url, game.id, game.black, 'Anna')).status, 200);
+    await named('Anna');
+    ws.close();
   } finally {
     await server.stop();
   }
