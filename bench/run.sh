@@ -43,3 +43,7 @@ PHANTOMGO_BIN="$BIN" BENCH_SECONDS="$SECONDS_EACH" bench/server.sh
 # ---------------------------------------------------------------------------
 section "cluster: HAProxy with 1, 2, 3 servers on PostgreSQL beside 1 on SQLite (issue 17)"
 PHANTOMGO_BIN="$BIN" bench/cluster.sh
+
+# ---------------------------------------------------------------------------
+section "pages: ready time of every page, first and return visit, in Chromium (issue 13)"
+PHANTOMGO_BIN="$BIN" node bench/pages.mjs
