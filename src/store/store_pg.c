@@ -10,7 +10,8 @@
  *
  * Every connection gets connect_timeout=5 unless the connection string
  * says otherwise (a later keyword wins in PQconnectdbParams), so a dead host
- * costs seconds, not the kernel's TCP timeout. */
+ * costs seconds, not the kernel's TCP timeout, and client_encoding=UTF8:
+ * names and messages are UTF-8, whatever the client's locale says. */
 #include "store/store_pg.h"
 
 #include <ctype.h>
@@ -127,8 +128,8 @@ static void ignore_notice(void *arg, const char *message) {
 }
 
 static PGconn *connect_to(const char *conninfo, char *err, size_t errlen) {
-    const char *const keys[] = { "connect_timeout", "application_name", "dbname", NULL };
-    const char *const values[] = { "5", "phantomgo", conninfo, NULL };
+    const char *const keys[] = { "connect_timeout", "application_name", "client_encoding", "dbname", NULL };
+    const char *const values[] = { "5", "phantomgo", "UTF8", conninfo, NULL };
     PGconn *conn = PQconnectdbParams(keys, values, 1);
     if (!conn) {
         fail(err, errlen, STORE_ERROR, "PostgreSQL", "out of memory");
