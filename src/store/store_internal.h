@@ -5,7 +5,8 @@
  *
  * store.c opens and closes, store_write.c is the group-commit writer,
  * store_read.c the reads, store_chat.c names, chat and cancellation (its
- * statements are its own; it writes through store_submit_write). The public
+ * SQLite statements are its own, its PostgreSQL ones the backend's; it
+ * writes through store_submit_write). The public
  * functions check their arguments and then run on SQLite, or hand the call
  * to the PostgreSQL backend (store_pg.h) when the handle was opened on a
  * database server: the write queue and its thread are the same for both,
