@@ -95,8 +95,12 @@ function lobbySocket(base) {
   ws.on('open', () => ws.send(JSON.stringify({ type: 'hello' })));
   const closed = new Promise((resolve) => ws.on('close', resolve));
   return {
-    next(pred, ms = NEWS_MS) {
-      const seen = frames.find(pred);
+    // How many frames came so far: next(pred, mark()) before an action
+    // waits for a frame that action caused.
+    mark: () => frames.length,
+    // The first frame from index `from` on that satisfies pred.
+    next(pred, from = 0, ms = NEWS_MS) {
+      const seen = frames.slice(from).find(pred);
       if (seen) return Promise.resolve(seen);
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`no such lobby frame in ${ms} ms; last ${JSON.stringify(frames.at(-1)).slice(0, 400)}`)), ms);
@@ -113,23 +117,29 @@ test('the lobby of one server shows what happens to public games on another', as
   const lobby = lobbySocket(b.url);
   await lobby.next((f) => f.type === 'lobby');
   const started = Date.now();
+  let from = lobby.mark();
   const g = await onlineGame(a.url, { publicGame: true, name: 'Ann' });
-  await lobby.next((f) => entry(f.open, g.id)?.free === 'white');
+  await lobby.next((f) => entry(f.open, g.id)?.free === 'white', from);
   const seenAfterMs = Date.now() - started;
+  from = lobby.mark();
   const doomed = await onlineGame(a.url, { publicGame: true });
-  await lobby.next((f) => entry(f.open, doomed.id));
+  await lobby.next((f) => entry(f.open, doomed.id), from);
 
+  from = lobby.mark();
   assert.equal((await call(a.url, 'PUT', `/api/v1/games/${g.id}/name`, { token: g.black, body: { name: 'Anna' } })).status, 200);
-  await lobby.next((f) => entry(f.open, g.id)?.names.black === 'Anna');
+  await lobby.next((f) => entry(f.open, g.id)?.names.black === 'Anna', from);
+  from = lobby.mark();
   const joined = await call(a.url, 'POST', `/api/v1/games/${g.id}/join`, { body: { name: 'Bo' } });
   assert.equal(joined.status, 200, joined.text);
-  await lobby.next((f) => !entry(f.open, g.id) && entry(f.playing, g.id)?.names.white === 'Bo');
+  await lobby.next((f) => !entry(f.open, g.id) && entry(f.playing, g.id)?.names.white === 'Bo', from);
+  from = lobby.mark();
   assert.equal((await call(a.url, 'POST', `/api/v1/games/${doomed.id}/cancel`, { token: doomed.black })).status, 200);
-  await lobby.next((f) => !entry(f.open, doomed.id) && !entry(f.playing, doomed.id));
+  await lobby.next((f) => !entry(f.open, doomed.id) && !entry(f.playing, doomed.id), from);
+  from = lobby.mark();
   const resign = await call(a.url, 'POST', `/api/v1/games/${g.id}/actions`,
     { token: joined.json.token, body: { seq: 1, action: 'resign' } });
   assert.equal(resign.status, 200, resign.text);
-  await lobby.next((f) => !entry(f.open, g.id) && !entry(f.playing, g.id));
+  await lobby.next((f) => !entry(f.open, g.id) && !entry(f.playing, g.id), from);
   // B's answer over HTTP is the same lobby.
   const listed = (await call(b.url, 'GET', '/api/v1/lobby')).json;
   assert.ok(!entry(listed.open, g.id) && !entry(listed.playing, g.id) && !entry(listed.open, doomed.id));
