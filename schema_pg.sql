@@ -28,7 +28,10 @@ CREATE TABLE games (
     time_control_json text NOT NULL DEFAULT '{"type":"none"}'
                           CHECK (time_control_json::jsonb IS NOT NULL),
     public        boolean NOT NULL DEFAULT false,
-    started_at_ms bigint
+    started_at_ms bigint,
+    -- Version 2. When the creator cancelled the game, before anyone took
+    -- the other seat (the invite is cleared with it); NULL otherwise.
+    cancelled_at_ms bigint
 );
 
 CREATE INDEX games_by_mode ON games (mode, created_at_ms);
@@ -53,6 +56,29 @@ CREATE TABLE notes (
     PRIMARY KEY (game_id, color)
 );
 
+-- Version 2. Table talk, as in schema.sql: each seat's display name and
+-- the messages of a game's two rooms (1: the players', 2: the
+-- spectators'), numbered per room. Lengths count characters (the
+-- database's encoding must be UTF8, as initdb's default locale gives).
+CREATE TABLE seat_names (
+    game_id       text    NOT NULL REFERENCES games (id),
+    color         integer NOT NULL CHECK (color IN (1, 2)),
+    name          text    NOT NULL CHECK (char_length(name) BETWEEN 1 AND 32),
+    updated_at_ms bigint  NOT NULL,
+    PRIMARY KEY (game_id, color)
+);
+
+CREATE TABLE chat (
+    game_id text    NOT NULL REFERENCES games (id),
+    room    integer NOT NULL CHECK (room IN (1, 2)),
+    n       integer NOT NULL CHECK (n >= 1),
+    author  integer NOT NULL CHECK (author IN (0, 1, 2) AND (author = 0) = (room = 2)),
+    name    text    NOT NULL DEFAULT '' CHECK (char_length(name) <= 32),
+    text    text    NOT NULL CHECK (char_length(text) BETWEEN 1 AND 300),
+    at_ms   bigint  NOT NULL,
+    PRIMARY KEY (game_id, room, n)
+);
+
 -- Every stored action tells the servers sharing the database (LISTEN
 -- phantomgo_actions, payload "game_id seq"), delivered at its commit, so a
 -- server holding that game in memory can catch up with the log.
@@ -64,8 +90,38 @@ END $$;
 CREATE TRIGGER actions_notify AFTER INSERT ON actions
     FOR EACH ROW EXECUTE FUNCTION phantomgo_notify_action();
 
+-- Version 2. Every other change of a game tells the servers too, on
+-- phantomgo_games, delivered at its commit: "public ID" when a public game
+-- is created (for the other servers' lobbies), "row ID" when its row
+-- changes (a seat taken, a cancel, a rematch), "names ID" when a seat's
+-- name changes, "chat ID ROOM N" when message N of a room is stored. The
+-- payload names only what changed, never what was said: a server reads
+-- the rest from the tables. A statement that changes nothing tells
+-- nothing (the WHEN clauses and the row triggers).
+CREATE FUNCTION phantomgo_notify_game() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF TG_TABLE_NAME = 'chat' THEN
+        PERFORM pg_notify('phantomgo_games', 'chat ' || NEW.game_id || ' ' || NEW.room || ' ' || NEW.n);
+    ELSIF TG_TABLE_NAME = 'seat_names' THEN
+        PERFORM pg_notify('phantomgo_games', 'names ' || coalesce(NEW.game_id, OLD.game_id));
+    ELSIF TG_OP = 'INSERT' THEN
+        PERFORM pg_notify('phantomgo_games', 'public ' || NEW.id);
+    ELSE
+        PERFORM pg_notify('phantomgo_games', 'row ' || NEW.id);
+    END IF;
+    RETURN NULL;
+END $$;
+CREATE TRIGGER games_created_notify AFTER INSERT ON games
+    FOR EACH ROW WHEN (NEW.public) EXECUTE FUNCTION phantomgo_notify_game();
+CREATE TRIGGER games_changed_notify AFTER UPDATE ON games
+    FOR EACH ROW WHEN (OLD IS DISTINCT FROM NEW) EXECUTE FUNCTION phantomgo_notify_game();
+CREATE TRIGGER seat_names_notify AFTER INSERT OR UPDATE OR DELETE ON seat_names
+    FOR EACH ROW EXECUTE FUNCTION phantomgo_notify_game();
+CREATE TRIGGER chat_notify AFTER INSERT ON chat
+    FOR EACH ROW EXECUTE FUNCTION phantomgo_notify_game();
+
 -- The schema's version, one row.
 CREATE TABLE phantomgo_schema (
     version integer NOT NULL
 );
-INSERT INTO phantomgo_schema (version) VALUES (1);
+INSERT INTO phantomgo_schema (version) VALUES (2);

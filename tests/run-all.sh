@@ -119,10 +119,10 @@ server_lane() {
     # The store's tests and the server suite again, on a PostgreSQL that
     # tests/pg/with-postgres.mjs starts in a temporary directory and removes.
     run_suite unit-pg node tests/pg/with-postgres.mjs build/asan/unit-tests \
-        test_store.c,test_store_concurrency.c,test_store_pg.c
+        test_store.c,test_store_chat.c,test_store_concurrency.c,test_store_pg.c
     run_suite server-pg node tests/pg/with-postgres.mjs \
         node --test --test-concurrency=1 --test-reporter=tap tests/server/*.test.mjs
-    # Several servers behind HAProxy on PostgreSQL (each test starts its own).
+    # Several servers on PostgreSQL, behind HAProxy or not (each file starts its own).
     node_suite cluster tests/cluster
     if [ -x tests/fuzz/smoke.sh ]; then run_suite fuzz-smoke tests/fuzz/smoke.sh; fi
     # SKIP_DOCKER=1 leaves the image check out of a developer's local run (it

@@ -13,6 +13,7 @@
 
 #include "engine/vertex.h"
 #include "server/metrics.h"
+#include "store/store_chat.h"
 #include "util/now.h"
 #include "wire/clock_json.h"
 #include "wire/settings_json.h"
@@ -266,6 +267,7 @@ static bool reload_log(game *g) {
         g->last[c] = fresh->last[c];
         fresh->last[c] = last;
     }
+    memcpy(g->names, fresh->names, sizeof g->names);
     game_free(fresh);
     g->log_in_doubt = false;
     game_invalidate(g);
@@ -278,6 +280,30 @@ void game_catch_up(game *g, int seq) {
     bool caught_up = referee_event_count(g->ref) < seq && reload_log(g);
     pthread_mutex_unlock(&g->lock);
     if (caught_up) game_notify(g);
+}
+
+/* What another server may change in a row without an action. */
+static bool same_row_facts(const store_game *a, const store_game *b) {
+    return !memcmp(a->seat_hash, b->seat_hash, sizeof a->seat_hash) &&
+           !memcmp(a->invite_hash, b->invite_hash, sizeof a->invite_hash) && a->invite_color == b->invite_color &&
+           !strcmp(a->rematch_id, b->rematch_id) && a->started_at_ms == b->started_at_ms &&
+           a->cancelled_at_ms == b->cancelled_at_ms;
+}
+
+void game_refresh(game *g) {
+    pthread_mutex_lock(&g->lock);
+    store_game before = g->row; /* its fixed fields only: the pointers go with the reload */
+    char names[3][GAME_NAME_BYTES];
+    memcpy(names, g->names, sizeof names);
+    int events = referee_event_count(g->ref);
+    bool changed = reload_log(g) && (!same_row_facts(&before, &g->row) || referee_event_count(g->ref) != events ||
+                                     strcmp(names[BLACK], g->names[BLACK]) || strcmp(names[WHITE], g->names[WHITE]));
+    pthread_mutex_unlock(&g->lock);
+    if (changed) game_notify(g);
+    for (int room = GAME_ROOM_PLAYERS; room <= GAME_ROOM_SPECTATORS; room++) {
+        int last = 0;
+        if (store_chat_count(g->env->st, g->id, room, &last) == STORE_OK) game_chat_heard(g, room, last);
+    }
 }
 
 /* ---- seats --------------------------------------------------------------- */

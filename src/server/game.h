@@ -97,6 +97,15 @@ int64_t game_env_now_ms(game_env *env);
 /* Another server stored event seq of g: if this copy is behind, it is
  * reloaded from the log and its watchers and listeners told. */
 void game_catch_up(game *g, int seq);
+/* Another server changed g's row (a seat taken, a cancel, a rematch), or
+ * news of g may have been lost: the copy reads its row, log, names and
+ * rooms' counts afresh; its watchers and listeners are told what differs. */
+void game_refresh(game *g);
+/* A server stored a seat's name of g, or message n of `room`: the copy
+ * reads the names again (told as a change when they differ), or learns
+ * that the room reaches n (told only to the watchers that read it). */
+void game_names_heard(game *g);
+void game_chat_heard(game *g, int room, int n);
 
 /* ---- life -------------------------------------------------------------- */
 

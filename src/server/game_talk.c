@@ -8,8 +8,13 @@
  * numbered within its room under the game lock and stored (group commit)
  * before anyone hears of it, like an action, but it never touches the
  * referee: talk changes no seq and no view. Only the watchers that may read
- * its room are told (game_notify_talk), so nothing of the spectators'
- * room, not even a wake-up, reaches a player's socket during the game. */
+ * its room are told (notify_talk), so nothing of the spectators' room, not
+ * even a wake-up, reaches a player's socket during the game.
+ *
+ * With several servers on one database, a message stored by another server
+ * arrives as news (game_chat_heard: the room's count raised, its readers
+ * woken, by the same rule), and a number another server took first is
+ * refused by the store and taken again from the store's count. */
 #include "server/game_internal.h"
 
 #include <stdio.h>
@@ -65,6 +70,18 @@ static void notify_talk(game *g, int room) {
     pthread_mutex_unlock(&g->watch_lock);
 }
 
+/* Raises the room's highest number to n; true if it was lower. */
+static bool game_chat_raise(game *g, int room, int n) {
+    int last = atomic_load(&g->chat_last[room]);
+    while (n > last && !atomic_compare_exchange_weak(&g->chat_last[room], &last, n)) continue;
+    return n > last;
+}
+
+void game_chat_heard(game *g, int room, int n) {
+    if ((room == GAME_ROOM_PLAYERS || room == GAME_ROOM_SPECTATORS) && game_chat_raise(g, room, n))
+        notify_talk(g, room);
+}
+
 void game_watching(game *g, int delta) {
     atomic_fetch_add(&g->spectators, delta);
     pthread_mutex_lock(&g->lock);
@@ -95,10 +112,49 @@ games_status game_rename(game *g, int color, const char *name) {
     return st;
 }
 
+void game_names_heard(game *g) {
+    char names[2][STORE_NAME_BYTES];
+    pthread_mutex_lock(&g->lock);
+    bool changed = store_get_names(g->env->st, g->id, names) == STORE_OK &&
+                   (strcmp(names[0], g->names[BLACK]) || strcmp(names[1], g->names[WHITE]));
+    if (changed) {
+        for (int c = BLACK; c <= WHITE; c++) snprintf(g->names[c], sizeof g->names[c], "%s", names[c - 1]);
+        game_invalidate(g);
+    }
+    pthread_mutex_unlock(&g->lock);
+    if (changed) game_notify(g);
+}
+
 /* ---- chat ---------------------------------------------------------------- */
 
 static chat_entry entry_of(const store_chat_message *m) {
     return (chat_entry){ m->room, m->n, m->author, m->name, m->text, m->at_ms };
+}
+
+/* Numbers and stores message m (game lock held). The number the copy
+ * expects may have been taken by another server sharing the database
+ * (its news not heard yet): the store refuses it as a conflict, and the
+ * room's count is read again from the store before the next try. */
+static games_status say_locked(game *g, int room, int author, const char *name, const char *text,
+                               store_chat_message *m) {
+    if (g->row.cancelled_at_ms) return GAMES_CANCELLED;
+    for (int attempt = 0; attempt < 3; attempt++) {
+        int last = atomic_load(&g->chat_last[room]);
+        if (last >= GAME_CHAT_ROOM_MAX) return GAMES_CHAT_FULL;
+        *m = (store_chat_message){ .room = room, .n = last + 1, .author = author, .at_ms = game_env_now_ms(g->env) };
+        snprintf(m->name, sizeof m->name, "%s", name ? name : "");
+        snprintf(m->text, sizeof m->text, "%s", text);
+        int rc = store_append_chat(g->env->st, g->id, m);
+        if (rc == STORE_OK) {
+            game_chat_raise(g, room, m->n);
+            return GAMES_OK;
+        }
+        int stored = 0;
+        if (rc != STORE_CONFLICT || store_chat_count(g->env->st, g->id, room, &stored) != STORE_OK)
+            return games_status_of_store(rc);
+        game_chat_raise(g, room, stored);
+    }
+    return GAMES_UNAVAILABLE;
 }
 
 games_status game_say(game *g, viewer author, const char *name, const char *text, cJSON **message) {
@@ -109,19 +165,7 @@ games_status game_say(game *g, viewer author, const char *name, const char *text
     store_chat_message *m = calloc(1, sizeof *m);
     if (!m) return GAMES_ERROR;
     pthread_mutex_lock(&g->lock);
-    games_status st = GAMES_OK;
-    int last = atomic_load(&g->chat_last[room]);
-    if (g->row.cancelled_at_ms) st = GAMES_CANCELLED;
-    else if (last >= GAME_CHAT_ROOM_MAX) st = GAMES_CHAT_FULL;
-    if (st == GAMES_OK) {
-        *m = (store_chat_message){
-            .room = room, .n = last + 1, .author = seat ? (int)author : 0, .at_ms = game_env_now_ms(g->env)
-        };
-        snprintf(m->name, sizeof m->name, "%s", seat ? g->names[author] : name ? name : "");
-        snprintf(m->text, sizeof m->text, "%s", text);
-        st = games_status_of_store(store_append_chat(g->env->st, g->id, m));
-        if (st == GAMES_OK) atomic_store(&g->chat_last[room], m->n);
-    }
+    games_status st = say_locked(g, room, seat ? (int)author : 0, seat ? g->names[author] : name, text, m);
     pthread_mutex_unlock(&g->lock);
     if (st == GAMES_OK) {
         chat_entry e = entry_of(m);

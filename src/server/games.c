@@ -129,19 +129,78 @@ static game *table_insert(games *gm, game *g) {
 
 /* ---- opening --------------------------------------------------------------- */
 
-/* Any server sharing the database stored action seq of game id: a copy
- * held here that is behind (the game was played on another server
- * meanwhile) catches up from the log and tells its watchers, so sockets
- * still open here see every event. */
-static void on_stored_action(void *ctx, const char *id, int seq) {
-    games *gm = ctx;
+/* The game with this id if this server holds it in memory (referenced),
+ * else NULL: news about a game nobody here holds needs no work, the next
+ * load reads the store anyway. */
+static game *held(games *gm, const char *id) {
     pthread_mutex_lock(&gm->lock);
     entry *e = table_find(gm, id);
     game *g = e ? game_ref(e->g) : NULL;
     pthread_mutex_unlock(&gm->lock);
-    if (!g) return;
-    game_catch_up(g, seq);
+    return g;
+}
+
+/* News from the store (store_watch): what any server sharing the database
+ * stored. A copy held here that another server moved on (a game played,
+ * joined, renamed or talked about elsewhere meanwhile) catches up from the
+ * store and tells its watchers, so sockets still open here see every event
+ * and message, each only to the viewers that may have it. */
+static void on_stored_action(void *ctx, const char *id, int seq) {
+    game *g = held(ctx, id);
+    if (g) game_catch_up(g, seq);
     game_release(g);
+}
+
+static void on_stored_row(void *ctx, const char *id) {
+    game *g = held(ctx, id);
+    if (g) game_refresh(g);
+    game_release(g);
+}
+
+static void on_stored_names(void *ctx, const char *id) {
+    game *g = held(ctx, id);
+    if (g) game_names_heard(g);
+    game_release(g);
+}
+
+static void on_stored_chat(void *ctx, const char *id, int room, int n) {
+    game *g = held(ctx, id);
+    if (g) game_chat_heard(g, room, n);
+    game_release(g);
+}
+
+/* A public game created on any server is loaded here too, and reaches
+ * this server's listeners as one created here would (the lobby lists
+ * it); one created here is in the table already. */
+static void on_created_public(void *ctx, const char *id) {
+    game *g;
+    if (games_get(ctx, id, &g) == GAMES_OK) game_release(g);
+}
+
+/* Every game held here, referenced, in a malloc'd array (NULL when there
+ * are none or out of memory). */
+static game **held_all(games *gm, size_t *n) {
+    pthread_mutex_lock(&gm->lock);
+    game **list = gm->count ? malloc(gm->count * sizeof *list) : NULL;
+    *n = 0;
+    for (size_t i = 0; list && i < gm->nbuckets; i++)
+        for (entry *e = gm->buckets[i]; e; e = e->next) list[(*n)++] = game_ref(e->g);
+    pthread_mutex_unlock(&gm->lock);
+    return list;
+}
+
+/* Some news may have been lost: every copy held here is read afresh and
+ * every public game loaded, as if each had been news. */
+static void on_news_lost(void *ctx) {
+    games *gm = ctx;
+    size_t n;
+    game **list = held_all(gm, &n);
+    for (size_t i = 0; i < n; i++) {
+        game_refresh(list[i]);
+        game_release(list[i]);
+    }
+    free(list);
+    games_load_listed(gm, "public_to_list", NULL);
 }
 
 int games_open(games **out, store *st, char *err, size_t errlen) {
@@ -159,14 +218,16 @@ int games_open(games **out, store *st, char *err, size_t errlen) {
     gm->last_sweep_ms = now_monotonic_ms();
     pthread_mutex_init(&gm->lock, NULL);
     pthread_rwlock_init(&gm->env.listeners_lock, NULL);
-    store_watch_actions(st, on_stored_action, gm);
+    store_news news = { on_stored_action, on_stored_row,     on_stored_names, on_stored_chat,
+                        on_created_public, on_news_lost, gm };
+    store_watch(st, &news);
     *out = gm;
     return GAMES_OK;
 }
 
 void games_close(games *gm) {
     if (!gm) return;
-    store_watch_actions(gm->env.st, NULL, NULL);
+    store_watch(gm->env.st, NULL);
     for (size_t i = 0; i < gm->nbuckets; i++) free_entries(gm->buckets[i]);
     free(gm->buckets);
     pthread_mutex_destroy(&gm->lock);
@@ -289,7 +350,7 @@ int games_load_listed(games *gm, const char *which, game_listener *l) {
     for (size_t i = 0; i < list.n; i++) {
         game *g;
         if (games_get(gm, list.ids[i], &g) != GAMES_OK) continue;
-        l->changed(l, g);
+        if (l) l->changed(l, g);
         game_release(g);
     }
     free(list.ids);

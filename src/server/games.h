@@ -52,7 +52,8 @@ void games_count(games *gm, long *loaded, long *in_play);
 games_status games_get(games *gm, const char *id, game **out);
 
 /* Loads every game of a store list (store_list_games' where_kind) and
- * hands each to l->changed (its client catches up at start-up). Returns
+ * hands each to l->changed (its client catches up at start-up; l may be
+ * NULL: a game newly loaded reaches every listener anyway). Returns
  * the store's status of the listing (STORE_OK); every game that loads is
  * handed over either way. */
 int games_load_listed(games *gm, const char *which, game_listener *l);

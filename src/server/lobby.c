@@ -14,8 +14,9 @@
 enum { LOBBY_LIST_MAX = 100 };
 
 typedef struct listed {
-    game *g;   /* referenced */
-    bool open; /* a seat is free */
+    game *g;             /* referenced */
+    bool open;           /* a seat is free */
+    uint64_t names_hash; /* of the seats' names, which the lobby shows */
 } listed;
 
 struct lobby {
@@ -46,9 +47,20 @@ static void notify_watchers(lobby *lb) {
     pthread_mutex_unlock(&lb->watch_lock);
 }
 
-/* Index lock held: entry i becomes (g, open), added when i == n. False
- * when out of memory. */
-static bool put_entry(lobby *lb, size_t i, game *g, bool open) {
+/* FNV-1a of both names: a rename changes what the lobby shows. */
+static uint64_t names_hash_of(const game_lobby_facts *f) {
+    uint64_t h = 1469598103934665603ull;
+    for (int c = BLACK; c <= WHITE; c++)
+        for (const char *p = f->names[c];; p++) {
+            h = (h ^ (uint8_t)*p) * 1099511628211ull;
+            if (!*p) break;
+        }
+    return h;
+}
+
+/* Index lock held: entry i becomes (g, open, names), added when i == n.
+ * False when out of memory. */
+static bool put_entry(lobby *lb, size_t i, game *g, bool open, uint64_t names_hash) {
     if (i == lb->n) {
         if (lb->n == lb->cap) {
             size_t cap = lb->cap ? lb->cap * 2 : 32;
@@ -60,6 +72,7 @@ static bool put_entry(lobby *lb, size_t i, game *g, bool open) {
         lb->list[lb->n++].g = game_ref(g);
     }
     lb->list[i].open = open;
+    lb->list[i].names_hash = names_hash;
     return true;
 }
 
@@ -70,14 +83,15 @@ static void on_changed(game_listener *l, game *g) {
     game_lobby_facts facts;
     game_lobby_facts_of(g, &facts);
     bool open = facts.free_color != 0;
+    uint64_t names = names_hash_of(&facts);
     game *dropped = NULL;
     bool changed = false;
     pthread_mutex_lock(&lb->lock);
     size_t i = 0;
     while (i < lb->n && lb->list[i].g != g) i++;
     bool found = i < lb->n;
-    if (facts.listed && (!found || lb->list[i].open != open)) {
-        changed = put_entry(lb, i, g, open);
+    if (facts.listed && (!found || lb->list[i].open != open || lb->list[i].names_hash != names)) {
+        changed = put_entry(lb, i, g, open, names);
         if (!changed) fprintf(stderr, "phantomgo: game %s: out of memory for the lobby\n", game_id(g));
     } else if (!facts.listed && found) {
         dropped = lb->list[i].g;

@@ -4,8 +4,11 @@
  * holds a reference to each public game until it ends, so those games
  * stay in memory and the lobby is answered without touching the store; at
  * start it loads the stored ones back. It changes only when a public game
- * appears, loses its free seat or ends: moves of a listed game do not touch
- * it, so a busy server does not flood the lobby's watchers. */
+ * appears, loses its free seat, has a seat renamed or ends: moves of a
+ * listed game do not touch it, so a busy server does not flood the lobby's
+ * watchers. With several servers on one database, the registry loads a
+ * public game created on another server and refreshes the copies others
+ * change (store_watch), so every server's lobby lists the same games. */
 #ifndef PG_SERVER_LOBBY_H
 #define PG_SERVER_LOBBY_H
 
@@ -27,7 +30,7 @@ void lobby_close(lobby *lb);
 cJSON *lobby_now(lobby *lb);
 
 /* Watchers of the lobby, notified (same rules as a game's) when a public
- * game appears, loses its free seat or ends. */
+ * game appears, loses its free seat, has a seat renamed or ends. */
 void lobby_watch(lobby *lb, games_watcher *w);
 void lobby_unwatch(lobby *lb, games_watcher *w);
 

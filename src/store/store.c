@@ -207,6 +207,15 @@ static int create_schema(sqlite3 *db, const char *schema_path, char *err, size_t
     return STORE_OK;
 }
 
+int store_schema_judge(int found, int supported, char *err, size_t errlen) {
+    char detail[128];
+    if (found < 1) return fail(err, errlen, STORE_ERROR, "database", "holds no schema version");
+    if (found <= supported) return STORE_OK;
+    snprintf(detail, sizeof detail, "schema version %d is newer than this binary's %d: run a newer phantomgo",
+             found, supported);
+    return fail(err, errlen, STORE_ERROR, "database", detail);
+}
+
 static int upgrade_schema(sqlite3 *db, int from, char *err, size_t errlen) {
     for (int v = from; v < STORE_SCHEMA_VERSION; v++) {
         char sql[64];
@@ -227,12 +236,8 @@ static int migrate(sqlite3 *db, const char *schema_path, char *err, size_t errle
     int rc = read_int_pragma(db, "PRAGMA user_version", &version);
     if (rc != SQLITE_OK) code = fail_db(err, errlen, db, rc, "reading user_version");
     else if (version == 0) code = create_schema(db, schema_path, err, errlen);
-    else if (version > STORE_SCHEMA_VERSION) {
-        char detail[128];
-        snprintf(detail, sizeof detail, "schema version %d is newer than this binary's %d", version,
-                 STORE_SCHEMA_VERSION);
-        code = fail(err, errlen, STORE_ERROR, "database", detail);
-    } else code = upgrade_schema(db, version, err, errlen);
+    else if ((code = store_schema_judge(version, STORE_SCHEMA_VERSION, err, errlen)) == STORE_OK)
+        code = upgrade_schema(db, version, err, errlen);
     if (code == STORE_OK) return exec_sql(db, "COMMIT", err, errlen, "committing the migration");
     sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
     return code;
@@ -328,8 +333,8 @@ static int open_on_server(store **out, const char *conninfo, const char *schema_
     return STORE_OK;
 }
 
-void store_watch_actions(store *st, store_action_fn fn, void *ctx) {
-    if (st && st->pg) pg_store_watch(st->pg, fn, ctx);
+void store_watch(store *st, const store_news *news) {
+    if (st && st->pg) pg_store_watch(st->pg, news);
 }
 
 bool store_is_server(const char *db_location) { return db_location && pg_store_is_conninfo(db_location); }

@@ -132,15 +132,33 @@ int store_set_rematch(store *st, const char *game_id, const char *rematch_id);
 int store_put_notes(store *st, const char *game_id, int color, const char *ghosts_json);
 int store_create_rematch(store *st, const char *game_id, const store_game *rematch);
 
-/* Calls fn(ctx, game_id, seq) on a thread of the store whenever an action
- * is stored by any server sharing the database (this one included), so a
- * server can refresh a game another one moved on. Only the PostgreSQL
- * backend has other servers (LISTEN/NOTIFY); on SQLite this does nothing.
- * Notifications are a hint, not a log: some may be lost while the database
- * is unreachable. fn must return quickly. NULL fn stops the watching; call
- * it so before store_close frees what ctx points to. */
-typedef void (*store_action_fn)(void *ctx, const char *game_id, int seq);
-void store_watch_actions(store *st, store_action_fn fn, void *ctx);
+/* News of what any server sharing the database stored (this one
+ * included), delivered on a thread of the store after each commit, so a
+ * server can refresh the games it holds that another one changed. Only the
+ * PostgreSQL backend has other servers (LISTEN/NOTIFY); on SQLite nothing
+ * is delivered. News is a hint, not a log: it names the game and what
+ * kind of thing changed, never what was said or played (the receiver reads
+ * that from the store), and some may be lost while the database is
+ * unreachable. Each callback may be NULL and must return quickly.
+ *   action:  action seq of game_id was stored;
+ *   row:     game_id's row changed (a seat taken, a cancel, a rematch);
+ *   names:   a seat's name of game_id was set or removed;
+ *   chat:    message n of room `room` (store_chat.h) of game_id was stored;
+ *   created: public game game_id was created (the lobby's news);
+ *   lost:    the news stopped for a while (the database was unreachable)
+ *            and runs again: some may have been lost. */
+typedef struct {
+    void (*action)(void *ctx, const char *game_id, int seq);
+    void (*row)(void *ctx, const char *game_id);
+    void (*names)(void *ctx, const char *game_id);
+    void (*chat)(void *ctx, const char *game_id, int room, int n);
+    void (*created)(void *ctx, const char *game_id);
+    void (*lost)(void *ctx);
+    void *ctx;
+} store_news;
+/* Starts delivering news to a copy of *news; NULL stops it (call so
+ * before store_close frees what ctx points to). */
+void store_watch(store *st, const store_news *news);
 
 /* Reads (any thread). They see every write that returned STORE_OK before
  * they started. STORE_UNAVAILABLE when the file cannot be read.

@@ -1,12 +1,10 @@
 /* Table talk in the store: names, the two chat rooms, cancellation (see
- * store_chat.h). The statements are this file's own, prepared by store.c on
- * the writer's and every reader's connection; writes go through the
- * group-commit writer (store_submit_write), reads through the reader pool,
- * so talk is exactly as durable and as concurrent as the action log.
- *
- * On PostgreSQL (st->pg) the talk tables do not exist yet: the writes answer
- * STORE_UNAVAILABLE (the API's 503) and change nothing, and the reads answer
- * no names and empty rooms, so games load and play as before. */
+ * store_chat.h), on both backends. The SQLite statements are this file's
+ * own, prepared by store.c on the writer's and every reader's connection;
+ * the PostgreSQL ones sit beside the backend's others (store_pg_write.c,
+ * store_pg_read.c). Writes go through the group-commit writer
+ * (store_submit_write), reads through the reader pools, so talk is exactly
+ * as durable and as concurrent as the action log on either. */
 #include "store/store_chat.h"
 
 #include <stdio.h>
@@ -14,6 +12,7 @@
 #include <string.h>
 
 #include "store/store_internal.h"
+#include "store/store_pg.h"
 #include "util/now.h"
 
 const char *const store_chat_write_sql[CW_COUNT] = {
@@ -41,21 +40,12 @@ static bool color_ok(int color) { return color == 1 || color == 2; }
 
 static bool room_ok(int room) { return room == STORE_ROOM_PLAYERS || room == STORE_ROOM_SPECTATORS; }
 
-/* Talk is not stored on PostgreSQL (see the comment atop the file). */
-static bool on_pg(const store *st) { return st && st->pg; }
-
 static bool fits(const char *s, size_t cap) { return s && strnlen(s, cap) < cap; }
 
 /* ---- writes ---- */
 
-typedef struct {
-    int color;
-    const char *name;
-    int64_t at_ms;
-} name_args;
-
 static int bind_name(sqlite3_stmt *s, const void *arg) {
-    const name_args *a = arg;
+    const store_name_args *a = arg;
     int rc = sqlite3_bind_int(s, 2, a->color);
     if (a->name)
         rc |= sqlite3_bind_text(s, 3, a->name, -1, SQLITE_STATIC) | sqlite3_bind_int64(s, 4, a->at_ms);
@@ -64,9 +54,8 @@ static int bind_name(sqlite3_stmt *s, const void *arg) {
 
 int store_put_name(store *st, const char *game_id, int color, const char *name) {
     if (!color_ok(color) || (name && !fits(name, STORE_NAME_BYTES))) return STORE_ERROR;
-    if (on_pg(st)) return STORE_UNAVAILABLE;
     bool clear = !name || !*name;
-    name_args a = { color, clear ? NULL : name, now_wall_ms() };
+    store_name_args a = { color, clear ? NULL : name, now_wall_ms() };
     return store_submit_write(st, clear ? CW_CLEAR_NAME : CW_PUT_NAME, game_id, bind_name, &a, false);
 }
 
@@ -81,7 +70,6 @@ int store_append_chat(store *st, const char *game_id, const store_chat_message *
     if (!m || !room_ok(m->room) || m->n < 1 || (m->author != 0 && !color_ok(m->author)) ||
         !fits(m->name, sizeof m->name) || !fits(m->text, sizeof m->text))
         return STORE_ERROR;
-    if (on_pg(st)) return STORE_UNAVAILABLE;
     return store_submit_write(st, CW_APPEND, game_id, bind_message, m, false);
 }
 
@@ -91,7 +79,6 @@ static int bind_cancel(sqlite3_stmt *s, const void *arg) {
 
 int store_cancel_game(store *st, const char *game_id, int64_t at_ms) {
     if (at_ms <= 0) return STORE_ERROR;
-    if (on_pg(st)) return STORE_UNAVAILABLE;
     return store_submit_write(st, CW_CANCEL, game_id, bind_cancel, &at_ms, true);
 }
 
@@ -110,7 +97,7 @@ static void copy_column(char *dst, size_t cap, sqlite3_stmt *s, int col) {
 int store_get_names(store *st, const char *game_id, char names[2][STORE_NAME_BYTES]) {
     if (!st || !game_id || !names) return STORE_ERROR;
     names[0][0] = names[1][0] = '\0';
-    if (on_pg(st)) return STORE_OK;
+    if (st->pg) return pg_store_get_names(st->pg, game_id, names);
     store_reader *r = store_reader_acquire(st);
     sqlite3_stmt *s = r->chat[CR_NAMES];
     sqlite3_bind_text(s, 1, game_id, -1, SQLITE_STATIC);
@@ -129,7 +116,7 @@ int store_get_names(store *st, const char *game_id, char names[2][STORE_NAME_BYT
 int store_chat_count(store *st, const char *game_id, int room, int *out_n) {
     if (!st || !game_id || !room_ok(room) || !out_n) return STORE_ERROR;
     *out_n = 0;
-    if (on_pg(st)) return STORE_OK;
+    if (st->pg) return pg_store_chat_count(st->pg, game_id, room, out_n);
     store_reader *r = store_reader_acquire(st);
     sqlite3_stmt *s = r->chat[CR_COUNT_ROOM];
     sqlite3_bind_text(s, 1, game_id, -1, SQLITE_STATIC);
@@ -155,8 +142,9 @@ int store_read_chat(store *st, const char *game_id, int room, int after_n, int l
     if (out) *out = NULL;
     if (out_count) *out_count = 0;
     if (!st || !game_id || !room_ok(room) || limit < 0 || !out || !out_count) return STORE_ERROR;
-    if (limit == 0 || on_pg(st)) return STORE_OK;
+    if (limit == 0) return STORE_OK;
     if (limit > STORE_CHAT_READ_MAX) limit = STORE_CHAT_READ_MAX;
+    if (st->pg) return pg_store_read_chat(st->pg, game_id, room, after_n, limit, out, out_count);
     store_chat_message *list = malloc((size_t)limit * sizeof *list);
     if (!list) return STORE_ERROR;
     store_reader *r = store_reader_acquire(st);

@@ -5,7 +5,8 @@
  *
  * store.c opens and closes, store_write.c is the group-commit writer,
  * store_read.c the reads, store_chat.c names, chat and cancellation (its
- * statements are its own; it writes through store_submit_write). The public
+ * SQLite statements are its own, its PostgreSQL ones the backend's; it
+ * writes through store_submit_write). The public
  * functions check their arguments and then run on SQLite, or hand the call
  * to the PostgreSQL backend (store_pg.h) when the handle was opened on a
  * database server: the write queue and its thread are the same for both,
@@ -61,6 +62,17 @@ enum chat_read_stmt { CR_NAMES, CR_COUNT_ROOM, CR_READ_ROOM, CR_COUNT };
 #define STORE_READERS 4
 
 typedef struct pg_store pg_store;
+
+/* The argument of a talk write (write_req.u.other.arg), by its statement:
+ * CW_PUT_NAME and CW_CLEAR_NAME a store_name_args, CW_APPEND a
+ * store_chat_message (store_chat.h), CW_CANCEL an int64_t (the moment).
+ * SQLite binds it with the request's bind function; the PostgreSQL backend
+ * reads it by this rule. */
+typedef struct {
+    int color;
+    const char *name; /* NULL to remove */
+    int64_t at_ms;
+} store_name_args;
 
 /* Binds a store_submit_write statement's parameters after ?1 (SQLite's code). */
 typedef int (*store_bind_fn)(sqlite3_stmt *s, const void *arg);
@@ -134,6 +146,15 @@ struct store {
  * open, busy and locked are STORE_UNAVAILABLE (the caller answers 503 and
  * may retry); constraint codes are not handled here. */
 int store_code_of(int sqlite_rc);
+
+/* The one rule of schema versions, for both backends: a database at
+ * version `found` may be opened by a binary that knows versions up to
+ * `supported` (its upgrade steps bring it forward) when
+ * 1 <= found <= supported. STORE_OK then; otherwise STORE_ERROR with the
+ * reason in err ("database: schema version 9 is newer than this
+ * binary's 3: run a newer phantomgo"). A new, empty database is the
+ * caller's to create before asking. */
+int store_schema_judge(int found, int supported, char *err, size_t errlen);
 
 /* Prepares every statement of `sql` into `out`; on failure finalizes what it
  * prepared and returns the SQLite code. */

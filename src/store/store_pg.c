@@ -10,7 +10,8 @@
  *
  * Every connection gets connect_timeout=5 unless the connection string
  * says otherwise (a later keyword wins in PQconnectdbParams), so a dead host
- * costs seconds, not the kernel's TCP timeout. */
+ * costs seconds, not the kernel's TCP timeout, and client_encoding=UTF8:
+ * names and messages are UTF-8, whatever the client's locale says. */
 #include "store/store_pg.h"
 
 #include <ctype.h>
@@ -19,15 +20,57 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PG_SCHEMA_VERSION 1
+#define PG_SCHEMA_VERSION 2
 #define PG_SCHEMA_MAX_BYTES (1 << 20)
 /* Any constant shared by every phantomgo server: the lock that serializes
  * schema creation. */
 #define PG_SCHEMA_LOCK_KEY 0x70676f31
 
-/* upgrades[v - 1] takes the schema from version v to v + 1; the NULL end
- * marker makes the count PG_SCHEMA_VERSION, as for SQLite in store.c. */
-static const char *const upgrades[] = { NULL };
+/* upgrades[v - 1] takes the schema from version v to v + 1 (leaving what
+ * schema_pg.sql creates at v + 1); the NULL end marker makes the count
+ * PG_SCHEMA_VERSION, as for SQLite in store.c. */
+static const char *const upgrades[] = {
+    /* 1 -> 2: table talk (names, the two chat rooms), cancelled games, and
+     * the notifications of every change of a game (phantomgo_games). */
+    "ALTER TABLE games ADD COLUMN cancelled_at_ms bigint;"
+    "CREATE TABLE seat_names ("
+    "  game_id text NOT NULL REFERENCES games (id),"
+    "  color integer NOT NULL CHECK (color IN (1, 2)),"
+    "  name text NOT NULL CHECK (char_length(name) BETWEEN 1 AND 32),"
+    "  updated_at_ms bigint NOT NULL,"
+    "  PRIMARY KEY (game_id, color));"
+    "CREATE TABLE chat ("
+    "  game_id text NOT NULL REFERENCES games (id),"
+    "  room integer NOT NULL CHECK (room IN (1, 2)),"
+    "  n integer NOT NULL CHECK (n >= 1),"
+    "  author integer NOT NULL CHECK (author IN (0, 1, 2) AND (author = 0) = (room = 2)),"
+    "  name text NOT NULL DEFAULT '' CHECK (char_length(name) <= 32),"
+    "  text text NOT NULL CHECK (char_length(text) BETWEEN 1 AND 300),"
+    "  at_ms bigint NOT NULL,"
+    "  PRIMARY KEY (game_id, room, n));"
+    "CREATE FUNCTION phantomgo_notify_game() RETURNS trigger LANGUAGE plpgsql AS $$"
+    " BEGIN"
+    "  IF TG_TABLE_NAME = 'chat' THEN"
+    "   PERFORM pg_notify('phantomgo_games', 'chat ' || NEW.game_id || ' ' || NEW.room || ' ' || NEW.n);"
+    "  ELSIF TG_TABLE_NAME = 'seat_names' THEN"
+    "   PERFORM pg_notify('phantomgo_games', 'names ' || coalesce(NEW.game_id, OLD.game_id));"
+    "  ELSIF TG_OP = 'INSERT' THEN"
+    "   PERFORM pg_notify('phantomgo_games', 'public ' || NEW.id);"
+    "  ELSE"
+    "   PERFORM pg_notify('phantomgo_games', 'row ' || NEW.id);"
+    "  END IF;"
+    "  RETURN NULL;"
+    " END $$;"
+    "CREATE TRIGGER games_created_notify AFTER INSERT ON games"
+    "  FOR EACH ROW WHEN (NEW.public) EXECUTE FUNCTION phantomgo_notify_game();"
+    "CREATE TRIGGER games_changed_notify AFTER UPDATE ON games"
+    "  FOR EACH ROW WHEN (OLD IS DISTINCT FROM NEW) EXECUTE FUNCTION phantomgo_notify_game();"
+    "CREATE TRIGGER seat_names_notify AFTER INSERT OR UPDATE OR DELETE ON seat_names"
+    "  FOR EACH ROW EXECUTE FUNCTION phantomgo_notify_game();"
+    "CREATE TRIGGER chat_notify AFTER INSERT ON chat"
+    "  FOR EACH ROW EXECUTE FUNCTION phantomgo_notify_game();",
+    NULL
+};
 _Static_assert(sizeof upgrades / sizeof upgrades[0] == PG_SCHEMA_VERSION,
                "one upgrade step per schema version after the first");
 
@@ -85,8 +128,8 @@ static void ignore_notice(void *arg, const char *message) {
 }
 
 static PGconn *connect_to(const char *conninfo, char *err, size_t errlen) {
-    const char *const keys[] = { "connect_timeout", "application_name", "dbname", NULL };
-    const char *const values[] = { "5", "phantomgo", conninfo, NULL };
+    const char *const keys[] = { "connect_timeout", "application_name", "client_encoding", "dbname", NULL };
+    const char *const values[] = { "5", "phantomgo", "UTF8", conninfo, NULL };
     PGconn *conn = PQconnectdbParams(keys, values, 1);
     if (!conn) {
         fail(err, errlen, STORE_ERROR, "PostgreSQL", "out of memory");
@@ -237,17 +280,8 @@ static int migrate_locked(PGconn *conn, const char *schema_pg_path, char *err, s
     if (!has_version) return create_schema(conn, schema_pg_path, err, errlen);
     int version = 0;
     code = query_int(conn, "SELECT max(version) FROM phantomgo_schema", &version, err, errlen);
-    if (code != STORE_OK) return code;
-    if (version < 1) return fail(err, errlen, STORE_ERROR, "database", "phantomgo_schema holds no version");
-    if (version > PG_SCHEMA_VERSION) {
-        char detail[160];
-        snprintf(detail, sizeof detail,
-                 "schema version %d is newer than this binary's %d:"
-                 " run a newer phantomgo",
-                 version, PG_SCHEMA_VERSION);
-        return fail(err, errlen, STORE_ERROR, "database", detail);
-    }
-    return upgrade_schema(conn, version, err, errlen);
+    if (code == STORE_OK) code = store_schema_judge(version, PG_SCHEMA_VERSION, err, errlen);
+    return code == STORE_OK ? upgrade_schema(conn, version, err, errlen) : code;
 }
 
 static int migrate(PGconn *conn, const char *schema_pg_path, char *err, size_t errlen) {
@@ -310,7 +344,7 @@ int pg_store_open(pg_store **out, const char *conninfo, const char *schema_pg_pa
 
 void pg_store_close(pg_store *pg) {
     if (!pg) return;
-    pg_store_watch(pg, NULL, NULL);
+    pg_store_watch(pg, NULL);
     pg_link_drop(&pg->writer);
     for (int i = 0; i < STORE_READERS; i++) pg_link_drop(&pg->readers[i]);
     pthread_cond_destroy(&pg->reader_free);

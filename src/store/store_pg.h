@@ -12,6 +12,7 @@
 #ifndef PG_STORE_PG_H
 #define PG_STORE_PG_H
 
+#include "store/store_chat.h"
 #include "store/store_internal.h"
 
 #include <libpq-fe.h>
@@ -24,6 +25,10 @@ enum pg_write_stmt {
     PW_REMATCH,
     PW_PUT_NOTES,
     PW_GAME_EXISTS,
+    PW_PUT_NAME, /* table talk: store_chat.c's CW_* */
+    PW_CLEAR_NAME,
+    PW_APPEND_CHAT,
+    PW_CANCEL,
     PW_COUNT
 };
 
@@ -39,8 +44,7 @@ struct pg_store {
     pthread_t listener;
     bool listening;
     int stop_pipe[2];
-    store_action_fn on_action;
-    void *on_action_ctx;
+    store_news news;
     pg_link writer; /* the writer thread's alone */
     pg_link readers[STORE_READERS];
     int free_readers[STORE_READERS];
@@ -73,9 +77,9 @@ bool pg_store_is_conninfo(const char *location);
 int pg_store_open(pg_store **out, const char *conninfo, const char *schema_pg_path, char *err, size_t errlen);
 void pg_store_close(pg_store *pg);
 
-/* Starts (fn non-NULL) or stops the thread that LISTENs for stored actions;
- * pg_store_close stops it too. */
-void pg_store_watch(pg_store *pg, store_action_fn fn, void *ctx);
+/* Starts (news non-NULL) or stops the thread that LISTENs for what the
+ * servers store (store_watch); pg_store_close stops it too. */
+void pg_store_watch(pg_store *pg, const store_news *news);
 
 /* Commits a batch of queued writes (called by the writer thread only). */
 void pg_store_commit(pg_store *pg, write_req *list);
@@ -84,6 +88,11 @@ int pg_store_load_game(pg_store *pg, const char *game_id, store_game *out_row, s
                        int *out_count);
 int pg_store_get_notes(pg_store *pg, const char *game_id, int color, char **out_ghosts_json);
 int pg_store_ping(pg_store *pg);
+/* Table talk's reads, as store_chat.h's (arguments checked there). */
+int pg_store_get_names(pg_store *pg, const char *game_id, char names[2][STORE_NAME_BYTES]);
+int pg_store_chat_count(pg_store *pg, const char *game_id, int room, int *out_n);
+int pg_store_read_chat(pg_store *pg, const char *game_id, int room, int after_n, int limit,
+                       store_chat_message **out, int *out_count);
 /* Fills *ids (malloc'd, fixed-size ids) for one of store_list_games' kinds. */
 int pg_store_list_ids(pg_store *pg, const char *where_kind, char (**ids)[24], int *count);
 

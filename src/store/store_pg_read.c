@@ -19,6 +19,9 @@ enum pg_read_stmt {
     PR_LIST_CLOCKS,
     PR_LIST_PUBLIC,
     PR_PING,
+    PR_NAMES,
+    PR_CHAT_COUNT,
+    PR_CHAT_READ,
     PR_COUNT
 };
 
@@ -31,7 +34,7 @@ enum pg_read_stmt {
 static const char *const read_sql[PR_COUNT] = {
     [PR_GAME] = "SELECT id, created_at_ms, mode, settings_json, options_json, black_hash, white_hash,"
                 " invite_hash, invite_color, rematch_id, time_control_json, public::integer,"
-                " coalesce(started_at_ms, 0) FROM games WHERE id = $1",
+                " coalesce(started_at_ms, 0), coalesce(cancelled_at_ms, 0) FROM games WHERE id = $1",
     [PR_ACTIONS] = "SELECT seq, kind, color, vertex, at_ms FROM actions WHERE game_id = $1 ORDER BY seq",
     [PR_NOTES] = "SELECT n.ghosts_json FROM games g"
                  " LEFT JOIN notes n ON n.game_id = g.id AND n.color = $2::integer WHERE g.id = $1",
@@ -43,8 +46,15 @@ static const char *const read_sql[PR_COUNT] = {
                        "      OR g.time_control_json::jsonb -> 'days_per_move' IS NOT NULL) AND" PG_NOT_ENDED
                        " ORDER BY g.created_at_ms, g.id",
     [PR_LIST_PUBLIC] =
-        "SELECT g.id FROM games g WHERE g.public AND" PG_NOT_ENDED " ORDER BY g.created_at_ms DESC, g.id",
+        "SELECT g.id FROM games g WHERE g.public AND g.cancelled_at_ms IS NULL AND" PG_NOT_ENDED
+        " ORDER BY g.created_at_ms DESC, g.id",
     [PR_PING] = "SELECT 1 FROM games LIMIT 1",
+    [PR_NAMES] = "SELECT n.color, n.name FROM games g LEFT JOIN seat_names n ON n.game_id = g.id"
+                 " WHERE g.id = $1",
+    [PR_CHAT_COUNT] = "SELECT coalesce(max(n), 0) FROM chat WHERE game_id = $1 AND room = $2::integer",
+    [PR_CHAT_READ] = "SELECT n, author, name, text, at_ms FROM chat"
+                     " WHERE game_id = $1 AND room = $2::integer AND n > $3::integer ORDER BY n"
+                     " LIMIT $4::integer",
 };
 
 static pg_link *reader_acquire(pg_store *pg) {
@@ -88,12 +98,16 @@ static int with_reader(pg_store *pg, read_fn fn, void *ctx) {
     return code;
 }
 
-static PGresult *exec_read(PGconn *conn, enum pg_read_stmt which, const char *game_id, const char *second) {
+/* Runs statement `which` with `count` text parameters. */
+static PGresult *exec_read_n(PGconn *conn, enum pg_read_stmt which, int count, const char *const *values) {
     char name[16];
     snprintf(name, sizeof name, "r%d", (int)which);
-    const char *values[2] = { game_id, second };
-    int count = game_id ? (second ? 2 : 1) : 0;
     return PQexecPrepared(conn, name, count, values, NULL, NULL, 0);
+}
+
+static PGresult *exec_read(PGconn *conn, enum pg_read_stmt which, const char *game_id, const char *second) {
+    const char *values[2] = { game_id, second };
+    return exec_read_n(conn, which, game_id ? (second ? 2 : 1) : 0, values);
 }
 
 /* STORE_OK for rows, else the failure's code. */
@@ -143,6 +157,7 @@ static int fill_game(const PGresult *res, store_game *out) {
     out->time_control_json = strdup(PQgetvalue(res, 0, 10));
     out->is_public = (int)get_int(res, 0, 11);
     out->started_at_ms = get_int(res, 0, 12);
+    out->cancelled_at_ms = get_int(res, 0, 13);
     if (!out->settings_json || !out->options_json || !out->time_control_json) {
         store_game_free_fields(out);
         return STORE_ERROR;
@@ -281,3 +296,88 @@ static int ping(PGconn *conn, void *ctx, bool *broken) {
 }
 
 int pg_store_ping(pg_store *pg) { return with_reader(pg, ping, NULL); }
+
+/* ---- table talk (store_chat.h) ---- */
+
+typedef struct {
+    const char *game_id;
+    char (*names)[STORE_NAME_BYTES];
+} names_ctx;
+
+static int get_names(PGconn *conn, void *ctx, bool *broken) {
+    names_ctx *c = ctx;
+    PGresult *res = exec_read(conn, PR_NAMES, c->game_id, NULL);
+    int code = rows_code(conn, res, broken);
+    if (code == STORE_OK && PQntuples(res) == 0) code = STORE_NOT_FOUND;
+    for (int i = 0; code == STORE_OK && i < PQntuples(res); i++) {
+        int color = PQgetisnull(res, i, 0) ? 0 : (int)get_int(res, i, 0); /* NULL: no names */
+        if (color == 1 || color == 2) copy_text(c->names[color - 1], STORE_NAME_BYTES, res, i, 1);
+    }
+    PQclear(res);
+    return code;
+}
+
+int pg_store_get_names(pg_store *pg, const char *game_id, char names[2][STORE_NAME_BYTES]) {
+    names_ctx c = { game_id, names };
+    return with_reader(pg, get_names, &c);
+}
+
+typedef struct {
+    const char *game_id;
+    int room, after_n, limit;
+    int *last;                 /* the count's answer */
+    store_chat_message **list; /* the read's */
+    int *count;
+} room_ctx;
+
+static int chat_count(PGconn *conn, void *ctx, bool *broken) {
+    room_ctx *c = ctx;
+    char room[12];
+    snprintf(room, sizeof room, "%d", c->room);
+    PGresult *res = exec_read(conn, PR_CHAT_COUNT, c->game_id, room);
+    int code = rows_code(conn, res, broken);
+    if (code == STORE_OK) *c->last = PQntuples(res) == 1 ? (int)get_int(res, 0, 0) : 0;
+    PQclear(res);
+    return code;
+}
+
+int pg_store_chat_count(pg_store *pg, const char *game_id, int room, int *out_n) {
+    room_ctx c = { .game_id = game_id, .room = room, .last = out_n };
+    return with_reader(pg, chat_count, &c);
+}
+
+static void fill_message(const PGresult *res, int row, int room, store_chat_message *m) {
+    memset(m, 0, sizeof *m);
+    m->room = room;
+    m->n = (int)get_int(res, row, 0);
+    m->author = (int)get_int(res, row, 1);
+    copy_text(m->name, sizeof m->name, res, row, 2);
+    copy_text(m->text, sizeof m->text, res, row, 3);
+    m->at_ms = get_int(res, row, 4);
+}
+
+static int read_chat(PGconn *conn, void *ctx, bool *broken) {
+    room_ctx *c = ctx;
+    char numbers[3][12];
+    snprintf(numbers[0], sizeof numbers[0], "%d", c->room);
+    snprintf(numbers[1], sizeof numbers[1], "%d", c->after_n);
+    snprintf(numbers[2], sizeof numbers[2], "%d", c->limit);
+    const char *values[4] = { c->game_id, numbers[0], numbers[1], numbers[2] };
+    PGresult *res = exec_read_n(conn, PR_CHAT_READ, 4, values);
+    int code = rows_code(conn, res, broken);
+    int n = code == STORE_OK ? PQntuples(res) : 0;
+    if (n > 0 && !(*c->list = malloc((size_t)n * sizeof **c->list))) code = STORE_ERROR;
+    if (code == STORE_OK) {
+        for (int i = 0; i < n; i++) fill_message(res, i, c->room, &(*c->list)[i]);
+        *c->count = n;
+    }
+    PQclear(res);
+    return code;
+}
+
+int pg_store_read_chat(pg_store *pg, const char *game_id, int room, int after_n, int limit,
+                       store_chat_message **out, int *out_count) {
+    room_ctx c = { .game_id = game_id, .room = room, .after_n = after_n, .limit = limit, .list = out,
+                   .count = out_count };
+    return with_reader(pg, read_chat, &c);
+}

@@ -48,6 +48,19 @@ const char *const pg_write_sql[PW_COUNT] = {
         " ON CONFLICT (game_id, color) DO UPDATE"
         " SET ghosts_json = excluded.ghosts_json, updated_at_ms = excluded.updated_at_ms",
     [PW_GAME_EXISTS] = "SELECT 1 FROM games WHERE id = $1",
+    [PW_PUT_NAME] = "INSERT INTO seat_names (game_id, color, name, updated_at_ms)"
+                    " SELECT $1, $2::integer, $3, $4::bigint WHERE EXISTS (SELECT 1 FROM games WHERE id = $1)"
+                    " ON CONFLICT (game_id, color) DO UPDATE"
+                    " SET name = excluded.name, updated_at_ms = excluded.updated_at_ms",
+    /* Removing a name nobody set changes nothing and is no error. */
+    [PW_CLEAR_NAME] = "DELETE FROM seat_names WHERE game_id = $1 AND color = $2::integer",
+    [PW_APPEND_CHAT] = "INSERT INTO chat (game_id, room, n, author, name, text, at_ms)"
+                       " SELECT $1, $2::integer, $3::integer, $4::integer, $5, $6, $7::bigint"
+                       " WHERE EXISTS (SELECT 1 FROM games WHERE id = $1)"
+                       " ON CONFLICT (game_id, room, n) DO NOTHING",
+    /* Only while the invite is unused (store_chat.h). */
+    [PW_CANCEL] = "UPDATE games SET cancelled_at_ms = $2::bigint, invite_hash = NULL, invite_color = 0"
+                  " WHERE id = $1 AND cancelled_at_ms IS NULL AND invite_hash IS NOT NULL",
 };
 
 /* Parameters of one statement, as text except the hashes (binary). */
@@ -85,6 +98,35 @@ static void add_hash(params *p, const uint8_t *hash) {
     p->values[p->count] = (const char *)hash;
     p->lengths[p->count] = 32;
     p->formats[p->count++] = 1;
+}
+
+/* A talk write: its argument is typed by its statement (store_internal.h). */
+static enum pg_write_stmt bind_talk(const write_req *r, params *p) {
+    const void *arg = r->u.other.arg;
+    switch (r->u.other.which) {
+    case CW_PUT_NAME:
+    case CW_CLEAR_NAME: {
+        const store_name_args *a = arg;
+        add_int(p, a->color);
+        if (r->u.other.which == CW_CLEAR_NAME) return PW_CLEAR_NAME;
+        add_text(p, a->name);
+        add_int(p, a->at_ms);
+        return PW_PUT_NAME;
+    }
+    case CW_APPEND: {
+        const store_chat_message *m = arg;
+        add_int(p, m->room);
+        add_int(p, m->n);
+        add_int(p, m->author);
+        add_text(p, m->name);
+        add_text(p, m->text);
+        add_int(p, m->at_ms);
+        return PW_APPEND_CHAT;
+    }
+    case CW_CANCEL: add_int(p, *(const int64_t *)arg); return PW_CANCEL;
+    case CW_COUNT: break;
+    }
+    return PW_GAME_EXISTS;
 }
 
 static enum pg_write_stmt bind_request(const write_req *r, params *p) {
@@ -128,7 +170,7 @@ static enum pg_write_stmt bind_request(const write_req *r, params *p) {
         add_text(p, r->u.notes.json);
         add_int(p, now_wall_ms());
         return PW_PUT_NOTES;
-    case W_OTHER: break; /* never queued on PostgreSQL: store_submit_write refuses */
+    case W_OTHER: return bind_talk(r, p);
     }
     return PW_GAME_EXISTS;
 }
@@ -195,7 +237,7 @@ static int apply_request(PGconn *conn, const write_req *r, bool *failed, bool *b
     int code;
     *failed = *broken = false;
     if (PQresultStatus(res) == PGRES_COMMAND_OK) {
-        bool changed = strcmp(PQcmdTuples(res), "0") != 0;
+        bool changed = strcmp(PQcmdTuples(res), "0") != 0 || which == PW_CLEAR_NAME;
         code = changed ? STORE_OK : why_unchanged(conn, r->game_id, failed, broken);
     } else {
         *failed = true;

@@ -4,9 +4,11 @@
 // players and spectators before and after the end, over HTTP and the
 // WebSocket (a spectator's message makes no frame at all for a player
 // before the end); floods answered 429 with Retry-After; the spectator
-// count; cancelling a game nobody joined; names in the SGF; and a restart
-// (and an upgrade of a version-2 database) keeping the talk.
-import { test as nodeTest } from 'node:test';
+// count; cancelling a game nobody joined; a rename pushed to the lobby's
+// sockets; names in the SGF; and a restart
+// (and an upgrade of a version-2 database) keeping the talk. The restart
+// is a kill -9: acknowledged talk is durable like actions.
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
@@ -14,30 +16,12 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { startServer, call, expectError, newGame, openSocket, tempDir, ROOT } from './lib.mjs';
 import { ON_POSTGRES } from '../lib/server.mjs';
+import WebSocket from 'ws';
 
-// Talk is not stored on PostgreSQL yet (docs/SELF-HOSTING.md, known gaps):
-// names, chat and cancelling answer 503 there, so this file runs on SQLite.
-const SKIP_REASON = ON_POSTGRES && 'names, chat and cancelling are not stored on PostgreSQL yet (503)';
-if (SKIP_REASON) console.log(`# chat.test.mjs skipped: ${SKIP_REASON}`);
-const test = (name, fn) => nodeTest(name, { skip: SKIP_REASON }, fn);
-
-nodeTest('on PostgreSQL, names, chat and cancelling answer 503 unavailable and games still play',
-         { skip: !ON_POSTGRES && 'about the PostgreSQL gap only' }, async () => {
-  const server = await startServer();
-  try {
-    const g = await onlineGame(server.url, { name: 'Ann' });
-    expectError(await rename(server.url, g.id, g.black, 'Bo'), 503, 'unavailable');
-    expectError(await say(server.url, g.id, g.black, { text: 'hi' }), 503, 'unavailable');
-    const cancelled = await call(server.url, 'POST', `/api/v1/games/${g.id}/cancel`, { token: g.black });
-    expectError(cancelled, 503, 'unavailable');
-    const room = await read(server.url, g.id, g.black);
-    assert.equal(room.status, 200, room.text);
-    const view = await call(server.url, 'GET', `/api/v1/games/${g.id}`, { token: g.black });
-    assert.equal(view.status, 200, view.text);
-  } finally {
-    await server.stop();
-  }
-});
+// The same file runs on SQLite and, in the server-pg suite, on PostgreSQL
+// (tests/pg/with-postgres.mjs): talk behaves alike on both. Only the
+// upgrade of an SQLite file is SQLite's own (PostgreSQL's upgrade is in
+// tests/unit/test_store_pg.c).
 
 const say = (base, id, token, body) => call(base, 'POST', `/api/v1/games/${id}/chat`, { token, body });
 const read = (base, id, token, query = '') => call(base, 'GET', `/api/v1/games/${id}/chat${query}`, { token });
@@ -311,6 +295,33 @@ test('cancelling a game nobody joined closes its invite, lobby entry, actions an
   }
 });
 
+test('a rename of a listed game reaches the lobby\'s sockets', async () => {
+  const server = await startServer();
+  try {
+    const game = await onlineGame(server.url, { name: 'Ann', publicGame: true });
+    const u = new URL('/api/v1/lobby/ws', server.url);
+    u.protocol = 'ws:';
+    const ws = new WebSocket(u);
+    const frames = [];
+    const named = (name) => new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no lobby frame naming ${name}; got ${JSON.stringify(frames.at(-1))}`)), 5000);
+      const check = () => {
+        if (frames.some((f) => f.open?.find((e) => e.id === game.id)?.names.black === name)) { clearTimeout(timer); resolve(); }
+        else setTimeout(check, 20);
+      };
+      check();
+    });
+    ws.on('message', (data) => frames.push(JSON.parse(String(data))));
+    ws.on('open', () => ws.send(JSON.stringify({ type: 'hello' })));
+    await named('Ann');
+    assert.equal((await rename(server.url, game.id, game.black, 'Anna')).status, 200);
+    await named('Anna');
+    ws.close();
+  } finally {
+    await server.stop();
+  }
+});
+
 test('the SGF of a finished game names its players (PB, PW)', async () => {
   const server = await startServer();
   try {
@@ -353,7 +364,8 @@ test('a restart keeps the names and both rooms, and numbering goes on', async ()
   }
 });
 
-test('a version-2 database is upgraded in place: its games play on and gain the talk', async () => {
+test('a version-2 database is upgraded in place: its games play on and gain the talk',
+     { skip: ON_POSTGRES && 'about the SQLite file (PostgreSQL: tests/unit/test_store_pg.c)' }, async () => {
   const dir = tempDir();
   try {
     const db = path.join(dir, 'pg.db');

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "server/games.h"
+#include "store/store_chat.h"
 
 static game *new_game(games_fixture *f, game_mode mode, game_created *c) {
     game_new req;
@@ -156,6 +157,92 @@ TEST(game_talk_closed_rooms_and_cancelling) {
     char *text = text_of(game_view(g, VIEWER_SPECTATOR, NULL));
     CHECK(text && strstr(text, "\"cancelled\":true"));
     free(text);
+    game_release(g);
+    games_fixture_close(&f);
+}
+
+/* Another server sharing the database (here: the store written behind the
+ * registry's back) took the next number of a room: the copy's message is
+ * refused by the store and numbered again from the store's count. News of
+ * a message (game_chat_heard) raises the count and wakes the talk
+ * callback once; old or repeated news wakes nobody. */
+TEST(game_talk_a_number_taken_elsewhere_is_taken_again_and_news_wakes_once) {
+    games_fixture f;
+    if (!games_fixture_open(&f)) {
+        CHECK(!"fixture");
+        return;
+    }
+    game_created c;
+    game *g = new_game(&f, MODE_ONLINE, &c);
+    if (!g) {
+        CHECK(g != NULL);
+        games_fixture_close(&f);
+        return;
+    }
+    listening l = { .w = { .notify = on_update, .talk = on_talk } };
+    game_watch(g, &l.w);
+    store_chat_message elsewhere = { .room = STORE_ROOM_PLAYERS, .n = 1, .author = 2, .at_ms = 1 };
+    snprintf(elsewhere.text, sizeof elsewhere.text, "%s", "from the other server");
+    CHECK_EQ_INT(store_append_chat(f.st, c.id, &elsewhere), STORE_OK);
+    cJSON *m = NULL;
+    CHECK_EQ_INT(game_say(g, (viewer)BLACK, NULL, "mine", &m), GAMES_OK);
+    char *text = text_of(m);
+    CHECK(text && strstr(text, "\"n\":2,\"from\":\"black\""));
+    free(text);
+    CHECK_EQ_INT(game_chat_last(g, GAME_ROOM_PLAYERS), 2);
+    int talks = l.talks;
+    game_chat_heard(g, GAME_ROOM_PLAYERS, 2); /* our own message's news */
+    CHECK_EQ_INT(l.talks, talks);
+    game_chat_heard(g, GAME_ROOM_SPECTATORS, 3);
+    CHECK_EQ_INT(l.talks, talks + 1);
+    CHECK_EQ_INT(l.last_room, GAME_ROOM_SPECTATORS);
+    CHECK_EQ_INT(game_chat_last(g, GAME_ROOM_SPECTATORS), 3);
+    game_chat_heard(g, GAME_ROOM_SPECTATORS, 3);
+    game_chat_heard(g, 7, 9); /* no such room */
+    CHECK_EQ_INT(l.talks, talks + 1);
+    CHECK_EQ_INT(l.updates, 0);
+    game_unwatch(g, &l.w);
+    game_release(g);
+    games_fixture_close(&f);
+}
+
+/* A copy whose row and names another server changed (the store written
+ * behind its back): game_names_heard and game_refresh read them afresh and
+ * tell the watchers once; a refresh that finds nothing new tells nobody. */
+TEST(game_talk_a_copy_refreshed_from_the_store_tells_only_what_changed) {
+    games_fixture f;
+    if (!games_fixture_open(&f)) {
+        CHECK(!"fixture");
+        return;
+    }
+    game_created c;
+    game *g = new_game(&f, MODE_ONLINE, &c);
+    if (!g) {
+        CHECK(g != NULL);
+        games_fixture_close(&f);
+        return;
+    }
+    listening l = { .w = { .notify = on_update, .talk = on_talk } };
+    game_watch(g, &l.w);
+    game_refresh(g);
+    game_names_heard(g);
+    CHECK_EQ_INT(l.updates, 0);
+    CHECK_EQ_INT(store_put_name(f.st, c.id, WHITE, "Bo"), STORE_OK);
+    game_names_heard(g);
+    CHECK_EQ_INT(l.updates, 1);
+    game_names_heard(g);
+    CHECK_EQ_INT(l.updates, 1);
+    game_lobby_facts facts;
+    game_lobby_facts_of(g, &facts);
+    CHECK_EQ_STR(facts.names[WHITE], "Bo");
+    CHECK(!game_cancelled(g));
+    CHECK_EQ_INT(store_cancel_game(f.st, c.id, 1700000000000), STORE_OK);
+    game_refresh(g);
+    CHECK_EQ_INT(l.updates, 2);
+    CHECK(game_cancelled(g));
+    game_refresh(g);
+    CHECK_EQ_INT(l.updates, 2);
+    game_unwatch(g, &l.w);
     game_release(g);
     games_fixture_close(&f);
 }

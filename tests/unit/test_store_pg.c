@@ -1,9 +1,10 @@
 /* What only the PostgreSQL backend has: clear refusals (an unreachable
  * server, a wrong password, a database of a newer schema or of another
- * program), the URI form of the connection string, and two stores (two
- * servers) on one database, where the primary key on (game, seq) lets
- * exactly one of them append each action and the other hears
- * STORE_CONFLICT.
+ * program), the URI form of the connection string, the upgrade of a
+ * version-1 database (before table talk), and two stores (two servers) on
+ * one database, where the primary key on (game, seq) lets exactly one of
+ * them append each action and the other hears STORE_CONFLICT, and where
+ * each hears the other's news (store_watch) of every kind.
  *
  * They need a running server: tests/pg/with-postgres.mjs starts one and sets
  * PHANTOMGO_TEST_PG. Without it (the plain SQLite unit run) they return at
@@ -11,8 +12,11 @@
 #include "harness.h"
 #include "test_store_util.h"
 
+#include "store/store_chat.h"
+
 #include <pthread.h>
 #include <stdlib.h>
+#include <time.h>
 
 #define TEST_PASSWORD "phantom-test" /* tests/pg/postgres.mjs sets it */
 
@@ -208,4 +212,175 @@ TEST(store_pg_create_rematch_is_all_or_nothing_and_ping_answers) {
     CHECK_EQ_INT(store_create_rematch(st, old.id, &other), STORE_CONFLICT);
     CHECK_EQ_INT(store_load_game(st, other.id, &row, NULL, NULL), STORE_NOT_FOUND);
     store_close(st);
+}
+
+/* Schema version 1 as it was (before table talk): version 2 without what
+ * its upgrade step adds. */
+static const char *const DOWN_TO_VERSION_1 =
+    "DROP TRIGGER games_created_notify ON games; DROP TRIGGER games_changed_notify ON games;"
+    "DROP TABLE chat; DROP TABLE seat_names; DROP FUNCTION phantomgo_notify_game();"
+    "ALTER TABLE games DROP COLUMN cancelled_at_ms; UPDATE phantomgo_schema SET version = 1";
+
+TEST(store_pg_upgrades_a_version_1_database_keeping_its_games) {
+    if (!test_pg_base()) return;
+    char conninfo[256], err[512];
+    fresh_database("unit_upgrade", conninfo, sizeof conninfo);
+    store *st = NULL;
+    CHECK_EQ_INT(store_open(&st, conninfo, TEST_SCHEMA_PATH, err, sizeof err), STORE_OK);
+    if (!st) return;
+    store_game g = test_game("upgraded001", "online");
+    store_action a = test_action(1, "attempt", 1, "E5");
+    CHECK_EQ_INT(store_insert_game(st, &g), STORE_OK);
+    CHECK_EQ_INT(store_append_action(st, g.id, &a), STORE_OK);
+    store_close(st);
+    CHECK(test_pg_exec("unit_upgrade", DOWN_TO_VERSION_1) == 0);
+
+    st = NULL;
+    CHECK_EQ_INT(store_open(&st, conninfo, TEST_SCHEMA_PATH, err, sizeof err), STORE_OK);
+    if (!st) return;
+    store_game row;
+    store_action *acts = NULL;
+    int n = 0;
+    CHECK_EQ_INT(store_load_game(st, g.id, &row, &acts, &n), STORE_OK);
+    CHECK_EQ_INT(n, 1);
+    CHECK_EQ_INT((int)row.cancelled_at_ms, 0);
+    store_game_free_fields(&row);
+    free(acts);
+    CHECK_EQ_INT(store_put_name(st, g.id, 1, "Алиса"), STORE_OK);
+    store_chat_message m = { .room = STORE_ROOM_PLAYERS, .n = 1, .author = 1, .at_ms = 1 };
+    snprintf(m.text, sizeof m.text, "%s", "안녕하세요");
+    CHECK_EQ_INT(store_append_chat(st, g.id, &m), STORE_OK);
+    char names[2][STORE_NAME_BYTES];
+    CHECK_EQ_INT(store_get_names(st, g.id, names), STORE_OK);
+    CHECK_EQ_STR(names[0], "Алиса");
+    store_close(st);
+    /* The upgraded database is what a new one is: a second open finds
+     * version 2 and changes nothing. */
+    CHECK_EQ_INT(open_code(conninfo, err, sizeof err), STORE_OK);
+}
+
+/* What one store heard through store_watch. */
+typedef struct {
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    char log[2048];
+} heard;
+
+static void hear(heard *h, const char *line) {
+    pthread_mutex_lock(&h->lock);
+    size_t len = strlen(h->log);
+    snprintf(h->log + len, sizeof h->log - len, "%s;", line);
+    pthread_cond_broadcast(&h->cond);
+    pthread_mutex_unlock(&h->lock);
+}
+
+static void heard_action(void *ctx, const char *id, int seq) {
+    char line[64];
+    snprintf(line, sizeof line, "action %s %d", id, seq);
+    hear(ctx, line);
+}
+
+static void heard_row(void *ctx, const char *id) {
+    char line[64];
+    snprintf(line, sizeof line, "row %s", id);
+    hear(ctx, line);
+}
+
+static void heard_names(void *ctx, const char *id) {
+    char line[64];
+    snprintf(line, sizeof line, "names %s", id);
+    hear(ctx, line);
+}
+
+static void heard_chat(void *ctx, const char *id, int room, int n) {
+    char line[64];
+    snprintf(line, sizeof line, "chat %s %d %d", id, room, n);
+    hear(ctx, line);
+}
+
+static void heard_created(void *ctx, const char *id) {
+    char line[64];
+    snprintf(line, sizeof line, "created %s", id);
+    hear(ctx, line);
+}
+
+static void heard_lost(void *ctx) { hear(ctx, "lost"); }
+
+/* Waits up to 5 s for `line;` to be heard. */
+static bool wait_heard(heard *h, const char *line) {
+    char want[80];
+    snprintf(want, sizeof want, "%s;", line);
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += 5;
+    pthread_mutex_lock(&h->lock);
+    bool found;
+    while (!(found = strstr(h->log, want) != NULL))
+        if (pthread_cond_timedwait(&h->cond, &h->lock, &until) != 0) break;
+    found = strstr(h->log, want) != NULL;
+    pthread_mutex_unlock(&h->lock);
+    if (!found) fprintf(stderr, "    not heard: %s (heard: %s)\n", line, h->log);
+    return found;
+}
+
+TEST(store_pg_a_server_hears_every_kind_of_news_of_another) {
+    if (!test_pg_base()) return;
+    char conninfo[256], err[512];
+    fresh_database("unit_news", conninfo, sizeof conninfo);
+    store *a = NULL, *b = NULL;
+    CHECK_EQ_INT(store_open(&a, conninfo, TEST_SCHEMA_PATH, err, sizeof err), STORE_OK);
+    CHECK_EQ_INT(store_open(&b, conninfo, TEST_SCHEMA_PATH, err, sizeof err), STORE_OK);
+    if (!a || !b) {
+        store_close(a);
+        store_close(b);
+        return;
+    }
+    heard h = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, "" };
+    store_news news = { heard_action, heard_row, heard_names, heard_chat, heard_created, heard_lost, &h };
+    store_watch(b, &news);
+    /* The listener connects on its own thread: a first action proves it
+     * listens before the news that matter. */
+    store_game quiet = test_game("quietgame01", "online");
+    CHECK_EQ_INT(store_insert_game(a, &quiet), STORE_OK);
+    for (int seq = 1; seq <= 50 && !strstr(h.log, "action"); seq++) {
+        store_action first = test_action(seq, "pass", seq % 2 ? 1 : 2, "");
+        CHECK_EQ_INT(store_append_action(a, quiet.id, &first), STORE_OK);
+        struct timespec pause = { 0, 100 * 1000 * 1000 };
+        nanosleep(&pause, NULL);
+    }
+
+    store_game pub = test_game("publicnews1", "online");
+    pub.is_public = 1;
+    pub.invite_hash[0] = 7;
+    pub.invite_color = 2;
+    CHECK_EQ_INT(store_insert_game(a, &pub), STORE_OK);
+    CHECK(wait_heard(&h, "created publicnews1"));
+    CHECK(strstr(h.log, "created quietgame01") == NULL); /* a private game is nobody's news */
+    CHECK_EQ_INT(store_put_name(a, pub.id, 1, "Ann"), STORE_OK);
+    CHECK(wait_heard(&h, "names publicnews1"));
+    store_chat_message m = { .room = STORE_ROOM_SPECTATORS, .n = 1, .author = 0, .at_ms = 1 };
+    snprintf(m.text, sizeof m.text, "%s", "a guess about a hidden stone");
+    CHECK_EQ_INT(store_append_chat(a, pub.id, &m), STORE_OK);
+    CHECK(wait_heard(&h, "chat publicnews1 2 1"));
+    CHECK(strstr(h.log, "hidden stone") == NULL); /* news never carries what was said */
+    uint8_t token[32] = { 9 };
+    CHECK_EQ_INT(store_claim_seat(a, pub.id, 2, token, 1700000000000), STORE_OK);
+    CHECK(wait_heard(&h, "row publicnews1"));
+    store_action move = test_action(1, "attempt", 1, "C3");
+    CHECK_EQ_INT(store_append_action(a, pub.id, &move), STORE_OK);
+    CHECK(wait_heard(&h, "action publicnews1 1"));
+    CHECK(strstr(h.log, "lost") == NULL);
+
+    /* The listening connection cut (as by a database restart): once it
+     * listens again, the receiver hears that news may have been lost,
+     * and then hears news again. */
+    CHECK(test_pg_exec("unit_news", "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                                    " WHERE datname = 'unit_news' AND query LIKE 'LISTEN%'") == 0);
+    CHECK(wait_heard(&h, "lost"));
+    CHECK_EQ_INT(store_put_name(a, pub.id, 2, "Bo"), STORE_OK);
+    CHECK(wait_heard(&h, "lost;names publicnews1"));
+
+    store_watch(b, NULL);
+    store_close(a);
+    store_close(b);
 }
