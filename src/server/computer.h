@@ -10,7 +10,15 @@
  * stale and the game is simply considered again. A refused choice is
  * retried; after a few the computer passes, so a buggy player cannot stall
  * a game. At start every stored computer game is considered, so a restart
- * resumes games where the computer was thinking. */
+ * resumes games where the computer was thinking.
+ *
+ * Many games at once: the queue is first come, first served, and a turn
+ * stays with the worker that began it until the computer has moved (its
+ * illegal attempts included), so no game waits for another's whole turn
+ * twice. When more turns wait than there are workers, each turn gets a
+ * share of its level's thinking budget (computer_think_percent), so the
+ * last in line still answers about one budget after its human's move;
+ * the game is told (game_set_computer_pace), and its view says so. */
 #ifndef PG_SERVER_COMPUTER_H
 #define PG_SERVER_COMPUTER_H
 
@@ -28,8 +36,9 @@ typedef struct bot_request {
     const view *vw;
     const observation *obs;
     int n_obs;
-    uint64_t seed;    /* fresh per request */
-    int64_t think_ms; /* the most its clock allows for this decision; 0: no limit */
+    uint64_t seed;     /* fresh per request */
+    int64_t think_ms;  /* the most its clock allows for this decision; 0: no limit */
+    int think_percent; /* of its level's budget this turn may use (100: all of it) */
 } bot_request;
 
 typedef struct games_bot {
@@ -40,7 +49,17 @@ typedef struct games_bot {
     bool (*choose)(void *ctx, const bot_request *rq, action *out);
     void *ctx;
     int threads; /* worker threads thinking at once (>= 1) */
+    bool share;  /* share the budget when turns wait (false: always 100 %) */
 } games_bot;
+
+/* The least share of its budget a turn gets, however long the queue. */
+#define COMPUTER_THINK_FLOOR_PERCENT 10
+
+/* The share (in percent, COMPUTER_THINK_FLOOR_PERCENT..100) of its level's
+ * budget a turn gets when `waiting` turns, itself included, wait for
+ * `workers` threads: all of it while every waiting turn has a thread, else
+ * workers / waiting (rounded up), so the queue drains in about one budget. */
+int computer_think_percent(int workers, int waiting);
 
 typedef struct computer computer;
 
