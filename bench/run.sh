@@ -43,3 +43,7 @@ PHANTOMGO_BIN="$BIN" BENCH_SECONDS="$SECONDS_EACH" bench/server.sh
 # ---------------------------------------------------------------------------
 section "cluster: HAProxy with 1, 2, 3 servers on PostgreSQL beside 1 on SQLite (issue 17)"
 PHANTOMGO_BIN="$BIN" bench/cluster.sh
+
+# ---------------------------------------------------------------------------
+section "computer: 1, 10 and 50 games against the computer at once, per level (issue 16)"
+PHANTOMGO_BIN="$BIN" bench/computer.sh
