@@ -4,7 +4,8 @@
  * game a worker is thinking about (thinking[]): a game that changes while
  * a worker holds it (its own illegal attempts) stays with that worker,
  * which considers it again when it lets go. The worker reads the game as
- * it is when it gets there. The lock is a leaf. */
+ * it is when it gets there. A worker's share is set when it takes a game
+ * and lowered by whoever queues one behind it. The lock is a leaf. */
 #include "server/computer.h"
 
 #include <pthread.h>
@@ -25,7 +26,8 @@ struct computer {
     pthread_cond_t cond;
     game **queue; /* ring of referenced games */
     size_t head, len, cap;
-    game **thinking; /* [n_workers]: the game each worker holds, or NULL */
+    game **thinking;   /* [n_workers]: the game each worker holds, or NULL */
+    atomic_int *share; /* [n_workers]: the share its turn may use (bot_request) */
     bool stopping;
 };
 
@@ -50,14 +52,15 @@ typedef enum { CHOICE_PLAYED, CHOICE_REFUSED, CHOICE_STOP } choice_outcome;
  * CHOICE_REFUSED when the game refused the point (ask again), CHOICE_STOP
  * when nothing more should be tried now. */
 static choice_outcome play_choice(computer *cq, game *g, const game_computer_turn *turn, int refusals,
-                                  uint64_t seed, int percent) {
+                                  uint64_t seed, const atomic_int *share) {
     const view *vw = &turn->vw;
-    bot_request rq = { game_id(g),  game_level(g), vw->viewer,     vw,     turn->obs,
-                       turn->n_obs, seed,          turn->think_ms, percent };
+    bot_request rq = { game_id(g),  game_level(g), vw->viewer,     vw,   turn->obs,
+                       turn->n_obs, seed,          turn->think_ms, share };
     action a;
     memset(&a, 0, sizeof a);
     bool chosen = refusals < REFUSALS_BEFORE_PASS && cq->bot.choose(cq->bot.ctx, &rq, &a);
-    if (stopping(cq)) return CHOICE_STOP; /* shutting down: the game resumes at the next start */
+    if (stopping(cq)) return CHOICE_STOP;          /* shutting down: the game resumes at the next start */
+    game_set_computer_pace(g, atomic_load(share)); /* lowered while it thought? told with the move */
     if (!chosen) a.kind = ACT_PASS;
     a.color = vw->viewer;
     cJSON *answer = NULL;
@@ -72,15 +75,17 @@ static choice_outcome play_choice(computer *cq, game *g, const game_computer_tur
     return CHOICE_STOP;
 }
 
-/* Plays the computer's whole turn in g: its attempts until one is a move
- * (or a pass), each decided from the observations of the moment. */
-static void think_and_play(computer *cq, game *g, uint64_t seed, int percent) {
+/* Plays the computer's whole turn in g with its worker's share of the
+ * budget: its attempts until one is a move (or a pass), each decided from
+ * the observations of the moment. Nothing if the computer is not to move. */
+static void think_and_play(computer *cq, game *g, uint64_t seed, const atomic_int *share) {
     game_computer_turn *turn = malloc(sizeof *turn);
     if (!turn) return;
     choice_outcome outcome = CHOICE_PLAYED;
     for (int decision = 0, refusals = 0; outcome != CHOICE_STOP && game_computer_turn_of(g, turn);
          decision++) {
-        outcome = play_choice(cq, g, turn, refusals, seed + (uint64_t)decision, percent);
+        if (decision == 0) game_set_computer_pace(g, atomic_load(share)); /* a turn begins: tell its share */
+        outcome = play_choice(cq, g, turn, refusals, seed + (uint64_t)decision, share);
         if (outcome == CHOICE_REFUSED) refusals++;
         free(turn->obs);
     }
@@ -95,9 +100,9 @@ static int waiting_turns(const computer *cq) {
     return n;
 }
 
-/* Waits for the next game of worker `slot` and records it as held;
- * *percent: the share of its budget its turn gets. NULL when stopping. */
-static game *dequeue(computer *cq, int slot, int *percent) {
+/* Waits for the next game of worker `slot`, records it as held and sets
+ * the worker's share for its turn. NULL when stopping. */
+static game *dequeue(computer *cq, int slot) {
     pthread_mutex_lock(&cq->lock);
     while (!cq->stopping && cq->len == 0) pthread_cond_wait(&cq->cond, &cq->lock);
     game *g = NULL;
@@ -106,7 +111,8 @@ static game *dequeue(computer *cq, int slot, int *percent) {
         cq->head = (cq->head + 1) % cq->cap;
         cq->len--;
         cq->thinking[slot] = g;
-        *percent = cq->bot.share ? computer_think_percent(cq->n_workers, waiting_turns(cq)) : 100;
+        atomic_store(&cq->share[slot],
+                     cq->bot.share ? computer_think_percent(cq->n_workers, waiting_turns(cq)) : 100);
     }
     pthread_mutex_unlock(&cq->lock);
     return g;
@@ -134,11 +140,9 @@ static void *worker_main(void *arg) {
     free(arg);
     uint64_t seed;
     if (!secrets_random_bytes(&seed, sizeof seed)) seed = (uint64_t)time(NULL);
-    int percent = 100;
-    for (game *g; (g = dequeue(w.cq, w.slot, &percent)) != NULL;
+    for (game *g; (g = dequeue(w.cq, w.slot)) != NULL;
          seed = seed * 6364136223846793005ull + 1442695040888963407ull) {
-        game_set_computer_pace(g, percent);
-        think_and_play(w.cq, g, seed, percent);
+        think_and_play(w.cq, g, seed, &w.cq->share[w.slot]);
         let_go(w.cq, w.slot, g);
     }
     return NULL;
@@ -167,6 +171,14 @@ static bool reserve(computer *cq) {
     return true;
 }
 
+/* Lock held: a game was queued; the turns being thought yield to it. */
+static void lower_shares(computer *cq) {
+    if (!cq->bot.share) return;
+    int share = computer_think_percent(cq->n_workers, waiting_turns(cq));
+    for (int i = 0; i < cq->n_workers; i++)
+        if (cq->thinking[i] && atomic_load(&cq->share[i]) > share) atomic_store(&cq->share[i], share);
+}
+
 /* The listener: queues g if the computer is to move there. */
 static void consider(game_listener *l, game *g) {
     computer *cq = (computer *)l;
@@ -176,6 +188,7 @@ static void consider(game_listener *l, game *g) {
     if (add) {
         cq->queue[(cq->head + cq->len) % cq->cap] = game_ref(g);
         cq->len++;
+        lower_shares(cq);
         pthread_cond_signal(&cq->cond);
     }
     pthread_mutex_unlock(&cq->lock);
@@ -185,8 +198,12 @@ computer *computer_start(games *gm, const games_bot *bot) {
     computer *cq = calloc(1, sizeof *cq);
     int n = bot->threads > 0 ? bot->threads : 1;
     if (!cq || !(cq->workers = calloc((size_t)n, sizeof *cq->workers)) ||
-        !(cq->thinking = calloc((size_t)n, sizeof *cq->thinking))) {
-        if (cq) free(cq->workers);
+        !(cq->thinking = calloc((size_t)n, sizeof *cq->thinking)) ||
+        !(cq->share = calloc((size_t)n, sizeof *cq->share))) {
+        if (cq) {
+            free(cq->workers);
+            free(cq->thinking);
+        }
         free(cq);
         return NULL;
     }
@@ -221,12 +238,14 @@ void computer_stop(computer *cq) {
     games_unlisten(cq->gm, &cq->listener);
     pthread_mutex_lock(&cq->lock);
     cq->stopping = true;
+    for (int i = 0; i < cq->n_workers; i++) atomic_store(&cq->share[i], 0); /* a search in progress ends */
     pthread_cond_broadcast(&cq->cond);
     pthread_mutex_unlock(&cq->lock);
     for (int i = 0; i < cq->n_workers; i++) pthread_join(cq->workers[i], NULL);
     for (size_t i = 0; i < cq->len; i++) game_release(cq->queue[(cq->head + i) % cq->cap]);
     free(cq->queue);
     free(cq->thinking);
+    free(cq->share);
     free(cq->workers);
     pthread_cond_destroy(&cq->cond);
     pthread_mutex_destroy(&cq->lock);

@@ -17,11 +17,14 @@
  * illegal attempts included), so no game waits for another's whole turn
  * twice. When more turns wait than there are workers, each turn gets a
  * share of its level's thinking budget (computer_think_percent), so the
- * last in line still answers about one budget after its human's move;
- * the game is told (game_set_computer_pace), and its view says so. */
+ * last in line still answers about one budget after its human's move; a
+ * turn already thinking has its share lowered as games queue behind it
+ * (the bot reads it as it searches). The game is told
+ * (game_set_computer_pace), and its view says so. */
 #ifndef PG_SERVER_COMPUTER_H
 #define PG_SERVER_COMPUTER_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -36,9 +39,12 @@ typedef struct bot_request {
     const view *vw;
     const observation *obs;
     int n_obs;
-    uint64_t seed;     /* fresh per request */
-    int64_t think_ms;  /* the most its clock allows for this decision; 0: no limit */
-    int think_percent; /* of its level's budget this turn may use (100: all of it) */
+    uint64_t seed;    /* fresh per request */
+    int64_t think_ms; /* the most its clock allows for this decision; 0: no limit */
+    /* The share (percent) of its level's budget this turn may use, read
+     * while it thinks: lowered (never raised) when games queue behind it,
+     * 0 when the server stops. */
+    const atomic_int *share;
 } bot_request;
 
 typedef struct games_bot {
@@ -67,8 +73,9 @@ typedef struct computer computer;
  * may be created from then on) and queues every stored game where the
  * computer is to move; NULL if no worker can start. Call before serving. */
 computer *computer_start(games *gm, const games_bot *bot);
-/* Stops the workers (waiting for moves being thought) and releases the
- * queued games. NULL is allowed. */
+/* Stops the workers (a search in progress ends at once and its move is
+ * not played: the game resumes at the next start) and releases the queued
+ * games. NULL is allowed. */
 void computer_stop(computer *cq);
 
 #endif

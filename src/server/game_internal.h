@@ -53,11 +53,11 @@ struct game {
     seat_answer last[3];            /* [BLACK], [WHITE] */
     char names[3][GAME_NAME_BYTES]; /* [BLACK], [WHITE]: display names, "" for none */
     cJSON *view_cache[VIEWERS];     /* each viewer's view without its clock; NULL = stale */
-    int computer_percent;           /* share of its budget the computer's latest turn got; 0: none yet */
     /* A write failed in a way that may mean the log moved on without this
      * copy (another server appended, or a commit's outcome is unknown):
      * the log is reloaded before the next action is judged. */
     bool log_in_doubt;
+    int computer_percent; /* share of its budget the computer's latest turn got; 0: none yet */
 
     /* Watcher lock. */
     pthread_mutex_t watch_lock;

@@ -10,9 +10,10 @@
  * move). PHANTOMGO_BOT_PLAYOUTS=N, for tests only, replaces every level's
  * budget by N simulations a decision so whole games take seconds.
  *
- * When games wait for the computer, a turn gets think_percent of that
- * budget (computer.h): its time cap and, for a level counted in
- * simulations, its simulations too, so every level yields to the queue.
+ * When games wait for the computer, a turn gets a share of that budget
+ * (computer.h; the bot reads it as it searches): its time cap and, for a
+ * level counted in simulations, its simulations too, so every level
+ * yields to the queue.
  * Two more knobs, read once at start, for benchmarks and tests only:
  * PHANTOMGO_COMPUTER_SHARE=off gives every turn its whole budget (the
  * reference the benchmark compares with), PHANTOMGO_COMPUTER_THREADS=N
@@ -30,20 +31,12 @@ typedef struct computer_ctx {
     int test_playouts;
 } computer_ctx;
 
-/* A share of the budget: each bound scaled, none below one unit. */
-static void scale_budget(bot_config *cfg, int percent) {
-    if (percent >= 100) return;
-    if (cfg->playouts > 0)
-        cfg->playouts = cfg->playouts * percent / 100 > 0 ? cfg->playouts * percent / 100 : 1;
-    if (cfg->time_ms > 0) cfg->time_ms = cfg->time_ms * percent / 100 > 0 ? cfg->time_ms * percent / 100 : 1;
-}
-
 static bool computer_choose(void *ctx, const bot_request *rq, action *out) {
     const computer_ctx *cc = ctx;
     bot_config cfg;
     if (!bot_level(rq->level, &cfg)) return false;
-    if (cc->test_playouts > 0) cfg = (bot_config){ cfg.kind, cc->test_playouts, 0 };
-    scale_budget(&cfg, rq->think_percent);
+    if (cc->test_playouts > 0) cfg = (bot_config){ cfg.kind, cc->test_playouts, 0, NULL };
+    cfg.share = rq->share;
     if (rq->think_ms > 0 && (cfg.time_ms == 0 || cfg.time_ms > rq->think_ms)) cfg.time_ms = (int)rq->think_ms;
     bot_memory *m = malloc(sizeof *m);
     if (!m) return false;

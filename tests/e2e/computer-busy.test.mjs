@@ -1,9 +1,10 @@
 // The game page says when the computer thinks with less time because other
 // games wait for it (issue 16), in each language (three pages, one turn). One computer worker
-// (PHANTOMGO_COMPUTER_THREADS=1): a 25x25 game keeps it busy while the
+// (PHANTOMGO_COMPUTER_THREADS=1): a 13x13 game keeps it busy while the
 // page's human moves and another game queues behind; the page's game then
 // gets half its budget, and its turn banner says so until the computer has
-// answered. A MutationObserver keeps every text the banner showed, so the
+// answered. (The budget is large so that the first game, cut to a third,
+// still outlasts the two moves; the server's stop cuts the last search.) A MutationObserver keeps every text the banner showed, so the
 // test does not depend on when it looks.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -14,7 +15,7 @@ let server, browser, dictionaries;
 before(async () => {
   server = await serverProcess.startServer({
     args: ['--rate-limit', '0', '--create-limit', '0'],
-    env: { PHANTOMGO_COMPUTER_THREADS: '1', PHANTOMGO_BOT_PLAYOUTS: '20000' },
+    env: { PHANTOMGO_COMPUTER_THREADS: '1', PHANTOMGO_BOT_PLAYOUTS: '100000' },
   });
   browser = await launchBrowser();
   dictionaries = await loadDictionaries();
@@ -50,7 +51,7 @@ test('the turn banner says the server is busy, in each language', async () => {
     });
     pages[lang] = page;
   }
-  await computerGame(25, 'white'); // the worker thinks there, whole budget
+  await computerGame(13, 'white'); // the worker thinks there (cut to a third as two queue)
   await clickVertex(pages.en, 'E5'); // this game waits...
   await pages.en.waitForSelector('#turn-banner[data-kind="computer"]');
   await computerGame(9, 'white');  // ...and another behind it: it gets half

@@ -68,7 +68,7 @@ static bool scripted_choose(void *ctx, const bot_request *rq, action *out) {
     while (!s->open) pthread_cond_wait(&s->cond, &s->lock);
     if (s->calls < MAX_CALLS) {
         snprintf(s->game[s->calls], sizeof s->game[0], "%s", rq->game_id);
-        s->percent[s->calls] = rq->think_percent;
+        s->percent[s->calls] = atomic_load(rq->share);
     }
     s->calls++;
     pthread_mutex_unlock(&s->lock);
@@ -126,10 +126,11 @@ static void pace_of(game *g, int *percent, bool *busy) {
 }
 
 /* One worker, six games whose humans move while it holds the first: each
- * turn gets workers / waiting of the budget, first come first served, and
- * a turn with an illegal attempt stays with the worker (its decisions are
- * consecutive), so no game waits for another's turn twice. The views say
- * which turns were shared; a turn on an idle server is not. */
+ * turn gets workers / waiting of the budget, the one already thinking
+ * too, first come first served, and a turn with an illegal attempt stays
+ * with the worker (its decisions are consecutive), so no game waits for
+ * another's turn twice. The views say which turns were shared; a turn on
+ * an idle server is not. */
 TEST(computer_queue_is_fair_and_shares_the_budget) {
     games_fixture f;
     CHECK(games_fixture_open(&f));
@@ -155,7 +156,9 @@ TEST(computer_queue_is_fair_and_shares_the_budget) {
 
     /* Each game: an illegal attempt at E5, then a move at A1, back to back. */
     CHECK_EQ_INT(s.calls, 2 * GAMES_AT_ONCE);
-    static const int share[GAMES_AT_ONCE] = { 100, 20, 25, 34, 50, 100 }; /* 1 worker, 1, 5, 4, .. waiting */
+    /* The first turn began alone (100 %) and was cut as five queued behind
+     * it (to 1/6); then 5, 4, .. turns waited when each began. */
+    static const int share[GAMES_AT_ONCE] = { 17, 20, 25, 34, 50, 100 };
     for (int i = 0; i < GAMES_AT_ONCE && s.calls == 2 * GAMES_AT_ONCE; i++) {
         CHECK_EQ_STR(s.game[2 * i], game_id(g[i]));
         CHECK_EQ_STR(s.game[2 * i + 1], game_id(g[i]));
