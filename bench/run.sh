@@ -45,5 +45,9 @@ section "cluster: HAProxy with 1, 2, 3 servers on PostgreSQL beside 1 on SQLite 
 PHANTOMGO_BIN="$BIN" bench/cluster.sh
 
 # ---------------------------------------------------------------------------
+section "pages: ready time of every page, first and return visit, in Chromium (issue 13)"
+PHANTOMGO_BIN="$BIN" node bench/pages.mjs
+
+# ---------------------------------------------------------------------------
 section "computer: 1, 10 and 50 games against the computer at once, per level (issue 16)"
 PHANTOMGO_BIN="$BIN" bench/computer.sh

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Installs the Debian (and, for tests, npm) packages a goal needs, and only
-# those that are missing, so `make run` and `make test` work on a fresh
-# Debian 12 or 13 machine as root and cost nothing when everything is present.
+# Installs the Debian (and, for tests and benches, npm) packages a goal
+# needs, and only those that are missing, so `make run` and `make test`
+# work on a fresh Debian 12 or 13 machine as root and cost nothing when
+# everything is present.
 #
 #   scripts/install-deps.sh build   compiler and the libraries
 #   scripts/install-deps.sh test    build + what every test suite needs
-#   scripts/install-deps.sh bench   build + load generator, reference server, Node.js
+#   scripts/install-deps.sh bench   build + load generator, reference servers,
+#                                   Node.js and Chromium with playwright-core
 #   scripts/install-deps.sh check   installs nothing: fails with one line
 #                                   naming the packages the compiler needs
 #                                   and lacks (the Makefile asks this first)
@@ -20,7 +22,7 @@ cd "$(dirname "$0")/.."
 compile_pkgs=(gcc libc6-dev make libcivetweb-dev libcjson-dev libsqlite3-dev libpq-dev libqrencode-dev libunistring-dev libssl-dev)
 build_pkgs=("${compile_pkgs[@]}" pkg-config sqlite3 ca-certificates)
 test_pkgs=(clang chromium fonts-noto-cjk curl procps postgresql haproxy)
-bench_pkgs=(wrk nginx-light valgrind postgresql haproxy)
+bench_pkgs=(wrk nginx-light valgrind postgresql haproxy chromium)
 
 missing_of() {   # missing_of PKG...: prints those not installed
   local p
@@ -66,8 +68,9 @@ if [ "$goal" = test ]; then
   install "libclang-rt-$clang_major-dev"
 fi
 
-if [ "$goal" = test ]; then
-  # npm packages of the test suites (playwright-core drives Debian's chromium).
+if [ "$goal" = test ] || [ "$goal" = bench ]; then
+  # npm packages of the test suites (playwright-core drives Debian's
+  # chromium), which bench/pages.mjs uses too.
   if [ ! -d tests/node_modules ] || [ tests/package-lock.json -nt tests/node_modules/.package-lock.json ]; then
     (cd tests && npm ci --no-audit --no-fund --loglevel=error)
   fi

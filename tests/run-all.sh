@@ -8,14 +8,18 @@
 # Full logs stay under build/test-logs/ for a reviewer. A suite that cannot
 # run here says so with a line "skipped: <why>" (optionally "NAME: skipped:
 # <why>"): it counts nothing, and its reason is repeated before the summary.
-set -uo pipefail
-cd "$(dirname "$0")/.."
-
+#
+# The quick suites run first, one after another. Then two lanes run side by
+# side: the browser suite (Chromium, mostly the processor's work) beside the
+# suites of server processes (mostly waiting on sockets, disks and the
+# clock), which keeps CI's run under its 15 minutes on two cores. Each
+# suite's verdict goes to a file, so the lanes need not share variables;
+# the summary reads them in a fixed order. A suite still running after
+# SUITE_TIMEOUT seconds (default 2400) is stopped and fails.
 logs=build/test-logs
 mkdir -p "$logs"
-total_pass=0
-total_fail=0
-skipped=()
+rm -f "$logs"/*.verdict "$logs"/*.started
+suite_timeout=${SUITE_TIMEOUT:-2400}
 
 count_from_log() {   # prints "pass fail" read from a suite log
     local log=$1 p f line
@@ -30,37 +34,39 @@ count_from_log() {   # prints "pass fail" read from a suite log
     if [ -n "$p" ] && [ -n "$f" ]; then echo "$p $f"; else echo ""; fi
 }
 
-run_suite() {        # run_suite NAME COMMAND...
+run_suite() {        # run_suite NAME COMMAND...: runs it, writes NAME.verdict
     local name=$1; shift
-    local log="$logs/$name.log" started=$SECONDS rc counts p f why
+    local log="$logs/$name.log" started=$SECONDS rc counts p f why report
     printf '== %s\n' "$name"
-    "$@" >"$log" 2>&1
+    : >"$logs/$name.started"
+    timeout --kill-after=10 "$suite_timeout" "$@" >"$log" 2>&1
     rc=$?
+    [ "$rc" -eq 124 ] && echo "stopped after ${suite_timeout}s" >>"$log"
     why=$(sed -nE 's/^([A-Za-z-]+: )?skipped: //p' "$log" | head -n 1)
     if [ -n "$why" ] && [ "$rc" -eq 0 ]; then
         printf '   %s: skipped: %s (%ds, log %s)\n' "$name" "$why" $((SECONDS - started)) "$log"
-        skipped+=("$name: $why")
+        printf 'skip %s\n' "$why" >"$logs/$name.verdict"
         return
     fi
+    report=""
     counts=$(count_from_log "$log")
     if [ -z "$counts" ]; then
         p=0; f=1
-        echo "   suite did not report a count (exit $rc); last lines:"
-        tail -n 30 "$log" | sed 's/^/   | /'
+        report=$(echo "   suite did not report a count (exit $rc); last lines:"; tail -n 30 "$log" | sed 's/^/   | /')
     else
         read -r p f <<<"$counts"
         if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
             f=1
-            echo "   suite exited $rc with no failed test; last lines:"
-            tail -n 30 "$log" | sed 's/^/   | /'
+            report=$(echo "   suite exited $rc with no failed test; last lines:"; tail -n 30 "$log" | sed 's/^/   | /')
         fi
     fi
     if [ "$f" -gt 0 ]; then
-        grep -E '^(FAIL |not ok |    .*check failed|# Subtest)' "$log" | grep -v '^# Subtest' | head -n 40 | sed 's/^/   | /'
+        report+=$'\n'$(grep -E '^(FAIL |not ok |    .*check failed)' "$log" | head -n 40 | sed 's/^/   | /')
     fi
-    printf '   %s: %d passed, %d failed (%ds, log %s)\n' "$name" "$p" "$f" $((SECONDS - started)) "$log"
-    total_pass=$((total_pass + p))
-    total_fail=$((total_fail + f))
+    # One write, so the lanes' lines never interleave within a suite's.
+    printf '%s\n   %s: %d passed, %d failed (%ds, log %s)\n' "$report" "$name" "$p" "$f" \
+        $((SECONDS - started)) "$log" | sed '/^$/d'
+    printf 'count %d %d\n' "$p" "$f" >"$logs/$name.verdict"
 }
 
 node_suite() {       # node_suite NAME DIR: every *.test.mjs in DIR
@@ -68,6 +74,26 @@ node_suite() {       # node_suite NAME DIR: every *.test.mjs in DIR
     local files=("$dir"/*.test.mjs)
     [ -e "${files[0]}" ] || return 0
     run_suite "$name" node --test --test-concurrency=1 --test-reporter=tap "${files[@]}"
+}
+
+# Sums the verdicts of the suites that started, in the order NAME...,
+# repeats the skip reasons and prints the closing line; fails if anything
+# failed. A suite that started and left no verdict counts one failure.
+summarize() {
+    local name kind a b total_pass=0 total_fail=0 skipped=()
+    for name in "$@"; do
+        [ -f "$logs/$name.started" ] || continue
+        if [ ! -f "$logs/$name.verdict" ]; then
+            echo "   $name: no verdict (the lane running it died)"
+            total_fail=$((total_fail + 1)); continue
+        fi
+        read -r kind a b <"$logs/$name.verdict"
+        if [ "$kind" = skip ]; then skipped+=("$name: $(cut -d' ' -f2- "$logs/$name.verdict")"); continue; fi
+        total_pass=$((total_pass + a)); total_fail=$((total_fail + b))
+    done
+    for s in "${skipped[@]}"; do echo "skipped (counted neither passed nor failed): $s"; done
+    echo "$total_pass passed, $total_fail failed"
+    [ "$total_fail" -eq 0 ]
 }
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
@@ -80,24 +106,35 @@ run_suite unit-asan build/asan/unit-tests
 # also a memory-safety test of the server.
 export PHANTOMGO_BIN=${PHANTOMGO_BIN:-$PWD/build/asan/phantomgo}
 node_suite cli tests/cli
-node_suite server tests/server
-node_suite bot tests/bot
-node_suite e2e tests/e2e
-if [ -d tests/artifacts/screenshots ]; then echo "   e2e screenshots: $PWD/tests/artifacts/screenshots"; fi
-node_suite hardening tests/hardening
-# The store's tests and the server suite again, on a PostgreSQL that
-# tests/pg/with-postgres.mjs starts in a temporary directory and removes.
-run_suite unit-pg node tests/pg/with-postgres.mjs build/asan/unit-tests \
-    test_store.c,test_store_concurrency.c,test_store_pg.c
-run_suite server-pg node tests/pg/with-postgres.mjs \
-    node --test --test-concurrency=1 --test-reporter=tap tests/server/*.test.mjs
-# Several servers behind HAProxy on PostgreSQL (each test starts its own).
-node_suite cluster tests/cluster
-if [ -x tests/fuzz/smoke.sh ]; then run_suite fuzz-smoke tests/fuzz/smoke.sh; fi
-# SKIP_DOCKER=1 leaves the image check out of a developer's local run (it
-# builds with podman and must not run twice at once); CI never sets it.
-if [ -x docker/check.sh ] && [ -z "${SKIP_DOCKER:-}" ]; then run_suite docker docker/check.sh; fi
 
-for s in "${skipped[@]}"; do echo "skipped (counted neither passed nor failed): $s"; done
-echo "$total_pass passed, $total_fail failed"
-[ "$total_fail" -eq 0 ]
+browser_lane() {
+    node_suite e2e tests/e2e
+    if [ -d tests/artifacts/screenshots ]; then echo "   e2e screenshots: $PWD/tests/artifacts/screenshots"; fi
+    node_suite bot tests/bot
+    node_suite hardening tests/hardening
+}
+
+server_lane() {
+    node_suite server tests/server
+    # The store's tests and the server suite again, on a PostgreSQL that
+    # tests/pg/with-postgres.mjs starts in a temporary directory and removes.
+    run_suite unit-pg node tests/pg/with-postgres.mjs build/asan/unit-tests \
+        test_store.c,test_store_concurrency.c,test_store_pg.c
+    run_suite server-pg node tests/pg/with-postgres.mjs \
+        node --test --test-concurrency=1 --test-reporter=tap tests/server/*.test.mjs
+    # Several servers behind HAProxy on PostgreSQL (each test starts its own).
+    node_suite cluster tests/cluster
+    if [ -x tests/fuzz/smoke.sh ]; then run_suite fuzz-smoke tests/fuzz/smoke.sh; fi
+    # SKIP_DOCKER=1 leaves the image check out of a developer's local run (it
+    # builds with podman and must not run twice at once); CI never sets it.
+    if [ -x docker/check.sh ] && [ -z "${SKIP_DOCKER:-}" ]; then run_suite docker docker/check.sh; fi
+}
+
+server_lane &
+server_lane_pid=$!
+browser_lane
+lanes_ok=1
+wait "$server_lane_pid" || { echo "the server lane ended with status $?"; lanes_ok=0; }
+
+summarize layers unit unit-asan cli e2e bot hardening server unit-pg server-pg cluster fuzz-smoke docker &&
+    [ "$lanes_ok" = 1 ]

