@@ -49,7 +49,7 @@ VERSION_OBJ := $(O)/obj/version.o
 PORT ?= 8080
 DB   ?= ./data/phantomgo.db
 
-.PHONY: all run test test-asan test-unit deps deps-test deps-present bench bench-bot fuzz fuzzers tsan \
+.PHONY: all run test test-asan test-unit deps deps-test deps-present bench bench-bot bench-computer fuzz fuzzers tsan \
         docker-check check-fresh clean format FORCE
 
 TEAM_GOALS = test test-asan test-unit fuzz fuzzers tsan
@@ -119,6 +119,9 @@ bench: all
 
 bench-bot: all
 	bench/bot-ladder.sh
+
+bench-computer: all
+	bench/computer.sh
 
 # --- Hardening (issue 7): libFuzzer targets and a ThreadSanitizer run. ---
 # Fuzzers are tests/fuzz/fuzz_*.c, built by the release's default clang

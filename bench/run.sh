@@ -47,3 +47,7 @@ PHANTOMGO_BIN="$BIN" bench/cluster.sh
 # ---------------------------------------------------------------------------
 section "pages: ready time of every page, first and return visit, in Chromium (issue 13)"
 PHANTOMGO_BIN="$BIN" node bench/pages.mjs
+
+# ---------------------------------------------------------------------------
+section "computer: 1, 10 and 50 games against the computer at once, per level (issue 16)"
+PHANTOMGO_BIN="$BIN" bench/computer.sh

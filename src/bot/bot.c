@@ -29,12 +29,12 @@ bool bot_config_parse(const char *spec, bot_config *out) {
     size_t len = colon ? (size_t)(colon - spec) : strlen(spec);
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
         if (strlen(kinds[i].name) != len || strncmp(spec, kinds[i].name, len) != 0) continue;
-        bot_config c = { kinds[i].kind, LADDER_PLAYOUTS, 0 };
+        bot_config c = { kinds[i].kind, LADDER_PLAYOUTS, 0, NULL };
         if (colon) {
             char *end;
             long v = strtol(colon + 1, &end, 10);
             if (end == colon + 1 || v <= 0 || v > 100000000) return false;
-            if (!strcmp(end, "ms")) c = (bot_config){ c.kind, 0, (int)v };
+            if (!strcmp(end, "ms")) c = (bot_config){ c.kind, 0, (int)v, NULL };
             else if (*end == '\0') c.playouts = (int)v;
             else return false;
         }
@@ -48,9 +48,9 @@ bool bot_config_parse(const char *spec, bot_config *out) {
  * on 19x19, or on a busy machine, their simulations cost more, and no level
  * should keep a player waiting longer than the strongest. */
 bool bot_level(const char *level, bot_config *out) {
-    if (!strcmp(level, "easy")) *out = (bot_config){ BOT_FLAT, 300, 1000 };
-    else if (!strcmp(level, "medium")) *out = (bot_config){ BOT_STRONG, 3000, 1000 };
-    else if (!strcmp(level, "strong")) *out = (bot_config){ BOT_STRONG, 0, 1000 };
+    if (!strcmp(level, "easy")) *out = (bot_config){ BOT_FLAT, 300, 1000, NULL };
+    else if (!strcmp(level, "medium")) *out = (bot_config){ BOT_STRONG, 3000, 1000, NULL };
+    else if (!strcmp(level, "strong")) *out = (bot_config){ BOT_STRONG, 0, 1000, NULL };
     else return false;
     return true;
 }

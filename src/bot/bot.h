@@ -23,6 +23,7 @@
 #ifndef PG_BOT_BOT_H
 #define PG_BOT_BOT_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -50,6 +51,10 @@ typedef struct bot_config {
     bot_kind kind;
     int playouts; /* simulations per decision; 0: bounded by time only */
     int time_ms;  /* wall-clock cap per decision; 0: no cap */
+    /* NULL, or the share in percent (0..100) of this budget the decision
+     * may use, read while it thinks: a server lowers it when games queue
+     * behind this one (or to 0 when it stops), so a running search yields. */
+    const atomic_int *share;
 } bot_config;
 
 /* Everything the player knows: its view plus facts read from the history. */

@@ -22,7 +22,7 @@ int search_candidates(const bot_memory *m, const board *base, point *out) {
 search_budget search_budget_for(const bot_config *cfg, const bot_memory *m, double start) {
     int divisor = 1 + m->view.n_tried;
     if (divisor > 4) divisor = 4;
-    search_budget b = { 0, 0 };
+    search_budget b = { 0, start, 0, cfg->share };
     if (cfg->playouts > 0) b.playouts = cfg->playouts / divisor > 0 ? cfg->playouts / divisor : 1;
     if (cfg->time_ms > 0) b.deadline = start + cfg->time_ms * 1e-3 / divisor;
     return b;
@@ -30,8 +30,12 @@ search_budget search_budget_for(const bot_config *cfg, const bot_memory *m, doub
 
 bool search_continue(const search_budget *b, long done) {
     if (done == 0) return true;
-    if (b->playouts > 0 && done >= b->playouts) return false;
-    if (b->deadline > 0 && done % 16 == 0 && now_monotonic_s() >= b->deadline) return false;
+    int share = b->share ? atomic_load_explicit(b->share, memory_order_relaxed) : 100;
+    if (b->playouts > 0 && done >= (b->playouts * share / 100 > 0 ? b->playouts * share / 100 : 1))
+        return false;
+    if (b->deadline > 0 && done % 16 == 0 &&
+        now_monotonic_s() >= b->start + (b->deadline - b->start) * share / 100)
+        return false;
     return b->playouts > 0 || b->deadline > 0;
 }
 

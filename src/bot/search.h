@@ -22,10 +22,13 @@
 int search_candidates(const bot_memory *m, const board *base, point *out);
 
 /* The budget of one decision: cfg's, shrunk for the later attempts of a
- * turn (each illegal answer so far divides it, down to a quarter). */
+ * turn (each illegal answer so far divides it, down to a quarter), and
+ * scaled by cfg's share, read as the search goes. */
 typedef struct search_budget {
-    long playouts;   /* 0: no limit by count */
-    double deadline; /* monotonic seconds; 0: no limit by time */
+    long playouts;           /* 0: no limit by count */
+    double start;            /* monotonic seconds */
+    double deadline;         /* monotonic seconds; 0: no limit by time */
+    const atomic_int *share; /* NULL: 100 % */
 } search_budget;
 
 search_budget search_budget_for(const bot_config *cfg, const bot_memory *m, double start);

@@ -380,6 +380,14 @@ games_status game_take_rematch_seat(game *g, int color, char token[SECRET_TEXT_L
     return st;
 }
 
+void game_set_computer_pace(game *g, int think_percent) {
+    pthread_mutex_lock(&g->lock);
+    bool changed = (g->computer_percent ? g->computer_percent : 100) != think_percent;
+    g->computer_percent = think_percent;
+    pthread_mutex_unlock(&g->lock);
+    if (changed) game_notify(g);
+}
+
 void game_presence(game *g, int color, int delta) {
     if (color == VIEWER_SPECTATOR) {
         game_watching(g, delta);

@@ -239,6 +239,11 @@ typedef struct game_computer_turn {
     int64_t think_ms;
 } game_computer_turn;
 bool game_computer_turn_of(game *g, game_computer_turn *out);
+/* The computer (server/computer.c) starts a turn of g with think_percent
+ * of its level's budget, less than 100 when other games wait for it. The
+ * view's "computer" object tells it (public: it depends on the server's
+ * load only); watchers are told when it changes. */
+void game_set_computer_pace(game *g, int think_percent);
 /* Is the computer seat to move? */
 bool game_computer_due(game *g);
 

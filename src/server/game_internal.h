@@ -62,6 +62,7 @@ struct game {
      * copy (another server appended, or a commit's outcome is unknown):
      * the log is reloaded before the next action is judged. */
     bool log_in_doubt;
+    int computer_percent; /* share of its budget the computer's latest turn got; 0: none yet */
 
     /* Watcher lock. */
     pthread_mutex_t watch_lock;

@@ -6,7 +6,8 @@
  * next changes, so the reads that dominate (page loads, polling, one push
  * per watcher per move) cost a copy, not a replay of the observations. The
  * clock, which changes every millisecond, is not cached: it is folded from
- * the action times and added to each copy as it leaves. */
+ * the action times and added to each copy as it leaves, and so is the
+ * computer's pace (how much of its time the server could give it). */
 #include "server/game_internal.h"
 
 #include <stdlib.h>
@@ -53,6 +54,16 @@ static void table_of(const game *g, view_table *t) {
     t->cancelled = g->row.cancelled_at_ms != 0;
 }
 
+/* "computer":{"think_percent":P,"busy":B} of a computer game: the share
+ * of its budget the computer's latest turn got, and whether that was less
+ * than all of it. Game lock held. */
+static bool add_computer_pace(const game *g, cJSON *vw) {
+    int percent = g->computer_percent ? g->computer_percent : 100;
+    cJSON *pace = cJSON_AddObjectToObject(vw, "computer");
+    return pace && cJSON_AddNumberToObject(pace, "think_percent", percent) &&
+           cJSON_AddBoolToObject(pace, "busy", percent < 100);
+}
+
 /* A copy of viewer v's view after the first `upto` events of r, with its
  * clock read at `now`. Game lock held. */
 static cJSON *view_with_clock(game *g, const referee *r, viewer v, int upto, int64_t now) {
@@ -77,6 +88,10 @@ static cJSON *view_with_clock(game *g, const referee *r, viewer v, int upto, int
         return NULL;
     }
     cJSON_AddItemToObject(vw, "clock", clock);
+    if (g->mode == MODE_COMPUTER && !add_computer_pace(g, vw)) {
+        cJSON_Delete(vw);
+        return NULL;
+    }
     return vw;
 }
 

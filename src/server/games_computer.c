@@ -8,11 +8,21 @@
  * resumes a game from its stored log with nothing else to restore. The
  * level picks the configuration (bot_level: easy, medium, strong ~1 s a
  * move). PHANTOMGO_BOT_PLAYOUTS=N, for tests only, replaces every level's
- * budget by N simulations a decision so whole games take seconds. */
+ * budget by N simulations a decision so whole games take seconds.
+ *
+ * When games wait for the computer, a turn gets a share of that budget
+ * (computer.h; the bot reads it as it searches): its time cap and, for a
+ * level counted in simulations, its simulations too, so every level
+ * yields to the queue.
+ * Two more knobs, read once at start, for benchmarks and tests only:
+ * PHANTOMGO_COMPUTER_SHARE=off gives every turn its whole budget (the
+ * reference the benchmark compares with), PHANTOMGO_COMPUTER_THREADS=N
+ * sets the number of workers (one per core otherwise). */
 #include "server/games_computer.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "bot/bot.h"
@@ -25,7 +35,8 @@ static bool computer_choose(void *ctx, const bot_request *rq, action *out) {
     const computer_ctx *cc = ctx;
     bot_config cfg;
     if (!bot_level(rq->level, &cfg)) return false;
-    if (cc->test_playouts > 0) cfg = (bot_config){ cfg.kind, cc->test_playouts, 0 };
+    if (cc->test_playouts > 0) cfg = (bot_config){ cfg.kind, cc->test_playouts, 0, NULL };
+    cfg.share = rq->share;
     if (rq->think_ms > 0 && (cfg.time_ms == 0 || cfg.time_ms > rq->think_ms)) cfg.time_ms = (int)rq->think_ms;
     bot_memory *m = malloc(sizeof *m);
     if (!m) return false;
@@ -48,7 +59,10 @@ computer *games_enable_computer(games *gm) {
     static computer_ctx ctx;
     const char *budget = getenv("PHANTOMGO_BOT_PLAYOUTS");
     ctx.test_playouts = budget ? atoi(budget) : 0;
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    games_bot hook = { computer_choose, &ctx, cores > 0 ? (int)cores : 1 };
+    const char *threads = getenv("PHANTOMGO_COMPUTER_THREADS");
+    long workers = threads ? atol(threads) : sysconf(_SC_NPROCESSORS_ONLN);
+    const char *share = getenv("PHANTOMGO_COMPUTER_SHARE");
+    games_bot hook = { computer_choose, &ctx, workers > 0 ? (int)workers : 1,
+                       !share || strcmp(share, "off") };
     return computer_start(gm, &hook);
 }

@@ -35,7 +35,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static char response[GTP_RESPONSE_MAX];
 
 static gtp_engine *new_engine(void) {
-    bot_config cfg = { BOT_RANDOM, 0, 0 };
+    bot_config cfg = { BOT_RANDOM, 0, 0, NULL };
     gtp_engine *e = gtp_engine_new(&cfg, "random", 1);
     FUZZ_CHECK(e != NULL, "out of memory");
     return e;

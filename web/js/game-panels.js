@@ -37,7 +37,8 @@ function fillList(dl, rows, { tiles = false } = {}) {
 export function turnBanner(view, { hotseat }) {
   if (view.over) return overBanner(view, { hotseat });
   const color = colorName(view.to_move);
-  if (computerToMove(view)) return { text: t('turn.computer', { color }), kind: 'computer' };
+  // view.computer.busy: the server shared the computer's time among games.
+  if (computerToMove(view)) return { text: t(view.computer?.busy ? 'turn.computerBusy' : 'turn.computer', { color }), kind: 'computer' };
   if (hotseat) return { text: t('turn.hotseat', { color }), kind: 'yours' };
   if (isMyTurn(view)) return { text: t('turn.yours', { color }), kind: 'yours' };
   if (isPlayer(view)) return { text: t('turn.opponent', { color }), kind: 'waiting' };
