@@ -173,7 +173,7 @@ static void bench_games(double seconds, bool with_views, bench_row rows[2]) {
  * memories fold every event. */
 static referee *middle_game(const game_settings *s, bot_memory mem[3]) {
     referee *r = referee_new(s);
-    bot_config random_player = { BOT_RANDOM, 0, 0 };
+    bot_config random_player = { .kind = BOT_RANDOM };
     bot_memory_init(&mem[BLACK], s, BLACK);
     bot_memory_init(&mem[WHITE], s, WHITE);
     int seen = 0, target = s->size * s->size / 5;
