@@ -22,9 +22,16 @@ def module(path):
     return m[:-len("_internal")] if m.endswith("_internal") else m
 
 
+def current(build_file):
+    """False for what an older layout left in the build directory: an
+    object or .d file whose source file is gone."""
+    name = os.path.splitext(os.path.basename(build_file))[0]
+    return os.path.exists(os.path.join("src/server", name + ".c"))
+
+
 def include_graph():
     edges = {}
-    for d in glob.glob(os.path.join(build, "obj/src/server/*.d")):
+    for d in filter(current, glob.glob(os.path.join(build, "obj/src/server/*.d"))):
         text = open(d).read().replace("\\\n", " ")
         m = re.match(r"\s*(\S+):(.*?)(\n|$)", text)
         if not m:
@@ -44,7 +51,7 @@ def include_graph():
 
 def call_graph():
     defs, uses = {}, {}
-    for o in glob.glob(os.path.join(build, "obj/src/server/*.o")):
+    for o in filter(current, glob.glob(os.path.join(build, "obj/src/server/*.o"))):
         mod = os.path.basename(o)[:-2]
         uses.setdefault(mod, set())
         out = subprocess.run(["nm", o], capture_output=True, text=True).stdout

@@ -140,5 +140,9 @@ for a in $modules; do
         fi
     done
 done
+# Within the server, no circle among its files either, in the include graph
+# or in the graph of calls between objects (scripts/server-circles.py).
+if circles=$(python3 scripts/server-circles.py "${objdir%/obj}" 2>&1); then pass=$((pass + 1))
+else failed "circles among src/server's files: $(grep CIRCLE <<<"$circles" | tr '\n' ' ')"; fi
 echo "layers: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

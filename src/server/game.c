@@ -18,16 +18,6 @@
 #include "wire/clock_json.h"
 #include "wire/settings_json.h"
 
-games_status games_status_of_store(int store_rc) {
-    switch (store_rc) {
-    case STORE_OK: return GAMES_OK;
-    case STORE_NOT_FOUND: return GAMES_NOT_FOUND;
-    case STORE_CONFLICT: return GAMES_SEAT_TAKEN; /* the one conflict a caller can meet */
-    case STORE_UNAVAILABLE: return GAMES_UNAVAILABLE;
-    default: return GAMES_ERROR;
-    }
-}
-
 /* ---- facts ----------------------------------------------------------------- */
 
 const char *game_id(const game *g) { return g->id; }
@@ -84,15 +74,6 @@ void game_release(game *g) {
 
 bool game_idle(const game *g, int64_t now, int64_t idle_ms) {
     return atomic_load(&g->refs) == 0 && now - atomic_load(&g->last_used_ms) > idle_ms;
-}
-
-void game_notify(game *g) {
-    pthread_mutex_lock(&g->watch_lock);
-    for (games_watcher *w = g->watchers; w; w = w->next) w->notify(w);
-    pthread_mutex_unlock(&g->watch_lock);
-    pthread_rwlock_rdlock(&g->env->listeners_lock);
-    for (game_listener *l = g->env->listeners; l; l = l->next) l->changed(l, g);
-    pthread_rwlock_unlock(&g->env->listeners_lock);
 }
 
 /* ---- loading ------------------------------------------------------------- */

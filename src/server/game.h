@@ -68,8 +68,18 @@ typedef enum {
     GAMES_OWN_OFFER    /* accepting or declining one's own rematch offer */
 } games_status;
 
-/* The one mapping of a STORE_* code to a games status. */
-games_status games_status_of_store(int store_rc);
+/* The one mapping of a STORE_* code to a games status. Inline here, so
+ * that every part of a game (game.c, game_talk.c...) can use it without
+ * calling into another. */
+static inline games_status games_status_of_store(int store_rc) {
+    switch (store_rc) {
+    case STORE_OK: return GAMES_OK;
+    case STORE_NOT_FOUND: return GAMES_NOT_FOUND;
+    case STORE_CONFLICT: return GAMES_SEAT_TAKEN; /* the one conflict a caller can meet */
+    case STORE_UNAVAILABLE: return GAMES_UNAVAILABLE;
+    default: return GAMES_ERROR;
+    }
+}
 
 /* ---- the environment every game lives in --------------------------------- */
 
