@@ -21,7 +21,10 @@ cd "$(dirname "$0")/.."
 # What the compiler reads (headers, libraries); then what running needs.
 compile_pkgs=(gcc libc6-dev make libcivetweb-dev libcjson-dev libsqlite3-dev libpq-dev libqrencode-dev libunistring-dev libssl-dev)
 build_pkgs=("${compile_pkgs[@]}" pkg-config sqlite3 ca-certificates)
-test_pkgs=(clang chromium fonts-noto-cjk curl procps postgresql haproxy python3)
+# python3: the layers suite's circle check; e2fsprogs and mount: the
+# hardening suite's read-only filesystem (Debian 13's minimal system has no
+# mkfs.ext4).
+test_pkgs=(clang chromium fonts-noto-cjk curl procps postgresql haproxy python3 e2fsprogs mount)
 bench_pkgs=(wrk nginx-light valgrind postgresql haproxy chromium)
 
 missing_of() {   # missing_of PKG...: prints those not installed
