@@ -41,7 +41,9 @@ const char *const pg_write_sql[PW_COUNT] = {
                  " WHERE id = $1 AND invite_hash IS NOT NULL AND invite_color = $2::integer"
                  " AND (CASE $2::integer WHEN 1 THEN black_hash ELSE white_hash END) IS NULL",
     [PW_REMATCH] = "UPDATE games SET rematch_id = $2"
-                   " WHERE id = $1 AND (rematch_id IS NULL OR rematch_id = $2)",
+                   " WHERE id = $1 AND (rematch_id IS NULL OR rematch_id = $2 OR EXISTS"
+                   " (SELECT 1 FROM games AS r WHERE r.id = games.rematch_id"
+                   " AND r.cancelled_at_ms IS NOT NULL))",
     [PW_PUT_NOTES] =
         "INSERT INTO notes (game_id, color, ghosts_json, updated_at_ms)"
         " SELECT $1, $2::integer, $3, $4::bigint WHERE EXISTS (SELECT 1 FROM games WHERE id = $1)"

@@ -6,7 +6,6 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { startServer, call, newGame, expectError, tempDir, openSocket } from './lib.mjs';
-import { ON_POSTGRES } from '../lib/server.mjs';
 
 let server, base;
 const dir = tempDir();
@@ -142,16 +141,6 @@ test('rematch offers are withdrawn and declined live, and a new offer may follow
   expectError(await rematch(tokens.black, { action: 'withdraw' }), 409, 'not_offerer');
   expectError(await rematch(tokens.white, { action: 'decline' }), 409, 'own_offer');
   expectError(await rematch(tokens.white, { action: 'accept' }), 409, 'own_offer');
-  if (ON_POSTGRES) {
-    // Ending an offer cancels its game, which PostgreSQL does not store yet
-    // (docs/API.md, "Rematch"): 503, and the offer stays open.
-    expectError(await rematch(tokens.white, { action: 'withdraw' }), 503, 'unavailable');
-    expectError(await rematch(tokens.black, { action: 'decline' }), 503, 'unavailable');
-    const seen = (await call(base, 'GET', `/api/v1/games/${id}`, { token: tokens.black })).json;
-    assert.deepEqual(seen.rematch, { id: first, cancelled: false });
-    ws.close();
-    return;
-  }
   // The offerer, waiting on the new game, hears it cancelled when it is withdrawn.
   const offerer = openSocket(base, first, { token: offered.json.seats[0].token });
   await offerer.opened;
