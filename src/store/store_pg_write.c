@@ -62,7 +62,8 @@ const char *const pg_write_sql[PW_COUNT] = {
                        " ON CONFLICT (game_id, room, n) DO NOTHING",
     /* Only while the invite is unused (store_chat.h). */
     [PW_CANCEL] = "UPDATE games SET cancelled_at_ms = $2::bigint, invite_hash = NULL, invite_color = 0"
-                  " WHERE id = $1 AND cancelled_at_ms IS NULL AND invite_hash IS NOT NULL",
+                  " WHERE id = $1 AND cancelled_at_ms IS NULL"
+                  " AND invite_hash IS NOT NULL",
 };
 
 /* Parameters of one statement, as text except the hashes (binary). */

@@ -62,6 +62,33 @@ static void leading_id(const char *line, size_t len, char *id, size_t cap) {
     if (n >= cap) id[0] = '\0';
 }
 
+/* The command word of a line after GTP's preprocessing (control characters
+ * dropped, a tab as a space, '#' starts a comment), past the id if any, or
+ * "" (into word). Only a line whose command is genmove is held to answer a
+ * vertex: "known_command genmove" rightly answers "true". */
+static void command_word(const char *line, size_t len, char *word, size_t cap) {
+    size_t n = 0;
+    bool id_checked = false, all_digits = true;
+    word[0] = '\0';
+    for (size_t i = 0; i <= len; i++) {
+        unsigned char c = i < len ? (unsigned char)line[i] : '\n';
+        if (c == '#' || c == '\n') c = ' ', len = i;
+        if (c == '\t') c = ' ';
+        if (c != ' ' && (c < 32 || c == 127)) continue;
+        if (c != ' ') {
+            all_digits = all_digits && isdigit(c);
+            if (n + 1 < cap) word[n++] = (char)c;
+            continue;
+        }
+        if (!n) continue;
+        word[n] = '\0';
+        if (id_checked || !all_digits) return;
+        id_checked = true, all_digits = true, n = 0;
+        word[0] = '\0';
+    }
+    word[n] = '\0';
+}
+
 static void check_response(const char *line, size_t len, size_t n) {
     FUZZ_CHECK(n == strlen(response), "length %zu for a %zu-byte response", n, strlen(response));
     if (n == 0) return;
@@ -84,7 +111,9 @@ static void fuzz_text(const uint8_t *data, size_t size) {
         const char *line = (const char *)data + at;
         size_t n = gtp_engine_execute(e, line, len, response, &quit);
         check_response(line, len, n);
-        if (n > 0 && response[0] == '=' && len >= 7 && memmem(line, len, "genmove", 7)) {
+        char command[16];
+        command_word(line, len, command, sizeof command);
+        if (n > 0 && response[0] == '=' && !strcmp(command, "genmove")) {
             char word[GTP_RESPONSE_MAX];
             sscanf(strchr(response, ' ') + 1, "%s", word);
             point p;
