@@ -6,8 +6,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { startServer, call, tempDir, rng, allVertices } from './lib.mjs';
+import { ON_POSTGRES } from '../lib/server.mjs';
 
-const ROUNDS = 20, GAMES = 8;
+// Fewer rounds on PostgreSQL: the cluster suite kills servers on it too.
+const ROUNDS = ON_POSTGRES ? 8 : 20, GAMES = 8;
 
 async function playUntilKilled(url, games, acked, random, stop) {
   await Promise.all(games.map(async (g) => {
