@@ -37,8 +37,11 @@ async function play(url, g, random, stop) {
       g.seq = res.json.event.seq;
       g.toMove = res.json.view.to_move;
       if (stop.promoted) g.afterPromotion++;
-    } else if (res.status === 503 || res.status === 0) {
-      g.unavailable++;                                    // 0: the connection was cut
+    } else if (res.status === 503 || res.status === 0 || res.status === 502) {
+      // 0: the connection was cut; 502: HAProxy saw a server cut it (in
+      // about one run of three while the database changes hands; not an
+      // answer, so nothing acknowledged, and bounded like a 503).
+      g.unavailable++;
       await new Promise((r) => setTimeout(r, 200));       // a client's back-off
     } else if (res.status === 409 && res.json?.error?.code === 'stale_seq') {
       const view = (await call(url, 'GET', `/api/v1/games/${g.id}`, { token: g.tokens.black })).json;
