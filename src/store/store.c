@@ -162,7 +162,7 @@ static int read_int_pragma(sqlite3 *db, const char *sql, int *out) {
     return rc;
 }
 
-static char *read_text_file(const char *path, char *err, size_t errlen) {
+char *store_read_schema_file(const char *path, char *err, size_t errlen) {
     FILE *f = fopen(path, "rb");
     if (!f) {
         fail(err, errlen, STORE_ERROR, path, strerror(errno));
@@ -190,7 +190,7 @@ static int create_schema(sqlite3 *db, const char *schema_path, char *err, size_t
     if (tables != 0)
         return fail(err, errlen, STORE_ERROR, "database",
                     "has tables but user_version 0: not a Phantom Go database");
-    char *sql = read_text_file(schema_path, err, errlen);
+    char *sql = store_read_schema_file(schema_path, err, errlen);
     if (!sql) return STORE_ERROR;
     int code = exec_sql(db, sql, err, errlen, schema_path);
     free(sql);
@@ -315,14 +315,10 @@ static int schema_pg_path(const char *schema_path, char *out, size_t cap) {
     return n > 0 && (size_t)n < cap ? 0 : -1;
 }
 
-static int open_on_server(store **out, const char *conninfo, const char *schema_path, char *err,
-                          size_t errlen) {
-    char pg_schema[4096];
-    if (schema_pg_path(schema_path, pg_schema, sizeof pg_schema) != 0)
-        return fail(err, errlen, STORE_ERROR, schema_path, "path too long");
-    store *st = store_new("postgresql");
-    if (!st) return fail(err, errlen, STORE_ERROR, "store_open", "out of memory");
-    int code = pg_store_open(&st->pg, conninfo, pg_schema, err, errlen);
+/* The last step of opening either backend: with its connections made
+ * (code STORE_OK), starts st's writer and hands st out; on any failure
+ * closes st and returns the code. */
+static int start_and_hand_out(store **out, store *st, int code, char *err, size_t errlen) {
     if (code == STORE_OK && store_writer_start(st) != 0)
         code = fail(err, errlen, STORE_ERROR, "store_open", "cannot start the writer thread");
     if (code != STORE_OK) {
@@ -331,6 +327,17 @@ static int open_on_server(store **out, const char *conninfo, const char *schema_
     }
     *out = st;
     return STORE_OK;
+}
+
+static int open_on_server(store **out, const char *conninfo, const char *schema_path, char *err,
+                          size_t errlen) {
+    char pg_schema[4096];
+    if (schema_pg_path(schema_path, pg_schema, sizeof pg_schema) != 0)
+        return fail(err, errlen, STORE_ERROR, schema_path, "path too long");
+    store *st = store_new("postgresql");
+    if (!st) return fail(err, errlen, STORE_ERROR, "store_open", "out of memory");
+    int code = pg_store_open(&st->pg, conninfo, pg_schema, err, errlen);
+    return start_and_hand_out(out, st, code, err, errlen);
 }
 
 void store_watch(store *st, const store_news *news) {
@@ -351,14 +358,7 @@ int store_open(store **out, const char *db_path, const char *schema_path, char *
     if (!st) return fail(err, errlen, STORE_ERROR, "store_open", "out of memory");
     code = open_writer(st, schema_path, err, errlen);
     if (code == STORE_OK) code = open_readers(st, err, errlen);
-    if (code == STORE_OK && store_writer_start(st) != 0)
-        code = fail(err, errlen, STORE_ERROR, "store_open", "cannot start the writer thread");
-    if (code != STORE_OK) {
-        store_close(st);
-        return code;
-    }
-    *out = st;
-    return STORE_OK;
+    return start_and_hand_out(out, st, code, err, errlen);
 }
 
 void store_close(store *st) {

@@ -155,6 +155,9 @@ int store_code_of(int sqlite_rc);
  * binary's 3: run a newer phantomgo"). A new, empty database is the
  * caller's to create before asking. */
 int store_schema_judge(int found, int supported, char *err, size_t errlen);
+/* The text of a schema file (schema.sql, schema_pg.sql), at most 1 MiB,
+ * NUL-terminated; the caller frees it. NULL with err set when unreadable. */
+char *store_read_schema_file(const char *path, char *err, size_t errlen);
 
 /* Prepares every statement of `sql` into `out`; on failure finalizes what it
  * prepared and returns the SQLite code. */

@@ -21,7 +21,6 @@
 #include <string.h>
 
 #define PG_SCHEMA_VERSION 2
-#define PG_SCHEMA_MAX_BYTES (1 << 20)
 /* Any constant shared by every phantomgo server: the lock that serializes
  * schema creation. */
 #define PG_SCHEMA_LOCK_KEY 0x70676f31
@@ -184,25 +183,6 @@ void pg_link_drop(pg_link *link) {
 
 /* ---- the schema ---- */
 
-static char *read_text_file(const char *path, char *err, size_t errlen) {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        fail(err, errlen, STORE_ERROR, path, strerror(errno));
-        return NULL;
-    }
-    char *text = malloc(PG_SCHEMA_MAX_BYTES + 1);
-    size_t n = text ? fread(text, 1, PG_SCHEMA_MAX_BYTES + 1, f) : 0;
-    bool bad = !text || ferror(f) || n > PG_SCHEMA_MAX_BYTES;
-    fclose(f);
-    if (bad) {
-        fail(err, errlen, STORE_ERROR, path, text ? "unreadable or over 1 MiB" : "out of memory");
-        free(text);
-        return NULL;
-    }
-    text[n] = '\0';
-    return text;
-}
-
 /* Runs sql (one or more statements); STORE_OK or the failure's code. */
 static int exec_sql(PGconn *conn, const char *sql, char *err, size_t errlen, const char *what) {
     PGresult *res = PQexec(conn, sql);
@@ -242,7 +222,7 @@ static int create_schema(PGconn *conn, const char *schema_pg_path, char *err, si
     if (games != 0)
         return fail(err, errlen, STORE_ERROR, "database",
                     "has a games table but no phantomgo_schema: not a Phantom Go database");
-    char *sql = read_text_file(schema_pg_path, err, errlen);
+    char *sql = store_read_schema_file(schema_pg_path, err, errlen);
     if (!sql) return STORE_ERROR;
     code = exec_sql(conn, sql, err, errlen, schema_pg_path);
     free(sql);
