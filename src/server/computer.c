@@ -77,14 +77,24 @@ static choice_outcome play_choice(computer *cq, game *g, const game_computer_tur
 
 /* Plays the computer's whole turn in g with its worker's share of the
  * budget: its attempts until one is a move (or a pass), each decided from
- * the observations of the moment. Nothing if the computer is not to move. */
+ * the observations of the moment. Nothing if the computer is not to move.
+ * One turn only: if the opponent has already answered by the time the
+ * move is in, the next turn goes to the back of the queue (let_go), behind
+ * the games that waited meanwhile. */
 static void think_and_play(computer *cq, game *g, uint64_t seed, const atomic_int *share) {
     game_computer_turn *turn = malloc(sizeof *turn);
     if (!turn) return;
     choice_outcome outcome = CHOICE_PLAYED;
+    int first_turn = 0;
     for (int decision = 0, refusals = 0; outcome != CHOICE_STOP && game_computer_turn_of(g, turn);
          decision++) {
-        if (decision == 0) game_set_computer_pace(g, atomic_load(share)); /* a turn begins: tell its share */
+        if (decision == 0) {
+            first_turn = turn->vw.turn;
+            game_set_computer_pace(g, atomic_load(share)); /* a turn begins: tell its share */
+        } else if (turn->vw.turn != first_turn) {
+            free(turn->obs);
+            break;
+        }
         outcome = play_choice(cq, g, turn, refusals, seed + (uint64_t)decision, share);
         if (outcome == CHOICE_REFUSED) refusals++;
         free(turn->obs);

@@ -5,7 +5,14 @@
 //  - every game gets every answer;
 //  - the order is fair: while a game waits for the computer, no other game
 //    is answered twice (first come, first served; a turn with illegal
-//    attempts is not sent back to the end of the queue);
+//    attempts is not sent back to the end of the queue). A game waits from
+//    the answer to its move (the server queued the computer's turn before
+//    answering) to the computer's move, dated by the server: each game has
+//    a clock, and the human's turn starts when the computer's move was
+//    accepted (wall-clock milliseconds, the test's own clock on this
+//    machine). The order in which frames reach the test is no evidence:
+//    every socket has its own writer thread, so two games' frames may pass
+//    each other on the way;
 //  - the view's public "computer" object says when a turn thought with a
 //    share of its budget (busy), the same for the player and a spectator,
 //    and a turn on an idle server says it is not busy.
@@ -30,7 +37,8 @@ const POINTS = [...'ABCDEFGHJ'].flatMap((c) => Array.from({ length: 9 }, (_, r) 
 
 async function newComputerGame(i) {
   const res = await call(srv.url, 'POST', '/api/v1/games',
-                         { body: { mode: 'computer', color: 'black', level: 'easy', settings: { size: 9 } } });
+                         { body: { mode: 'computer', color: 'black', level: 'easy', settings: { size: 9 },
+                                   time_control: { type: 'absolute', main: 3600 } } });
   assert.equal(res.status, 201, res.text);
   const game = { i, id: res.json.game.id, token: res.json.seats[0].token, answers: [] };
   game.socket = openSocket(srv.url, game.id, { token: game.token });
@@ -41,7 +49,7 @@ async function newComputerGame(i) {
 const latestView = (game) => game.socket.frames.filter((f) => f.json.type === 'update').at(-1).json.view;
 
 // The human's move (a point neither its stone nor tried this turn; on an
-// illegal answer another), resolving the seq of the move.
+// illegal answer another), resolving the view that answered it.
 async function humanMoves(game, nth) {
   let view = latestView(game);
   for (let k = 0; ; k++) {
@@ -51,7 +59,7 @@ async function humanMoves(game, nth) {
     const r = await call(srv.url, 'POST', `/api/v1/games/${game.id}/actions`,
                          { token: game.token, body: { seq: view.seq + 1, action: 'attempt', vertex } });
     assert.equal(r.status, 200, r.text);
-    if (r.json.event.type !== 'illegal') return r.json.view.seq;
+    if (r.json.event.type !== 'illegal') return r.json.view;
     view = r.json.view;
   }
 }
@@ -67,15 +75,14 @@ async function computerAnswer(game, seq) {
 
 test('a dozen computer games at once: every answer, fair order, the busy notice', async () => {
   const games = await Promise.all(Array.from({ length: GAMES }, (_, i) => newComputerGame(i)));
-  const log = []; // [time, game, 'asked' | 'answered'] in the order the test saw them
-  let clock = 0;
+  const log = []; // [wall-clock ms, game, 'asked' | 'answered']
   const busySeen = new Set();
   await Promise.all(games.map(async (game) => {
     for (let n = 0; n < MOVES; n++) {
-      const seq = await humanMoves(game, n);
-      log.push([clock++, game.i, 'asked']);
-      const view = await computerAnswer(game, seq);
-      log.push([clock++, game.i, 'answered']);
+      const asked = await humanMoves(game, n);
+      log.push([Date.now(), game.i, 'asked']);
+      const view = await computerAnswer(game, asked.seq);
+      log.push([view.clock.turn_started_ms, game.i, 'answered']);
       assert.equal(view.over, false);
       assert.equal(typeof view.computer?.think_percent, 'number', JSON.stringify(view.computer));
       assert.ok(view.computer.think_percent >= 10 && view.computer.think_percent <= 100);
@@ -87,11 +94,10 @@ test('a dozen computer games at once: every answer, fair order, the busy notice'
 
   for (const game of games) assert.equal(game.answers.length, MOVES, `game ${game.i} got ${game.answers.length} answers`);
 
-  // While a game waits (from its move's answer to the computer's), no other
-  // game is answered twice.
-  for (const [start, who, kind] of log) {
+  // While a game waits, no other game is answered twice.
+  for (const [at, [start, who, kind]] of log.entries()) {
     if (kind !== 'asked') continue;
-    const end = log.find(([t, g, k]) => t > start && g === who && k === 'answered')[0];
+    const end = log.slice(at + 1).find(([, g, k]) => g === who && k === 'answered')[0];
     const others = new Map();
     for (const [t, g, k] of log)
       if (t > start && t < end && k === 'answered' && g !== who) others.set(g, (others.get(g) ?? 0) + 1);
@@ -110,8 +116,8 @@ test('a dozen computer games at once: every answer, fair order, the busy notice'
   // Idle again: one more move in a game that was shared; the computer's
   // turn gets its whole budget and the notice is gone.
   const again = games.find((g) => busySeen.has(g.i));
-  const seq = await humanMoves(again, MOVES);
-  const view = await computerAnswer(again, seq);
+  const asked = await humanMoves(again, MOVES);
+  const view = await computerAnswer(again, asked.seq);
   assert.deepEqual(view.computer, { think_percent: 100, busy: false });
 
   for (const game of games) await game.socket.close();
