@@ -189,7 +189,10 @@ function renderControls(view) {
 
 // The claim button appears once the silent opponent passed its limit;
 // clocks.js calls this on every tick, since that moment comes with no event.
+// Behind a curtain the page stays as it was when the curtain fell, whatever
+// the ticks (a tick must not make the page depend on timing).
 function renderClaim() {
+  if (curtain.up) return;
   $('claim').hidden = !(seated() && !hotseat && clocks.claimable());
   $('claim').disabled = busy;
 }
