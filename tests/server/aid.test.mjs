@@ -110,16 +110,18 @@ test('after a computer game, the computer\'s belief at its moves, even with the 
   const res = await create({ mode: 'computer', color: 'black', level: 'easy', deduction_aid: false });
   const id = res.json.game.id, token = res.json.seats[0].token;
   expectError(await aid(id, { token }), 403, 'aid_off');
-  let seq = 0;
-  for (const vertex of ['E5', 'C7', 'G3']) {
-    for (let v; ; await sleep(10)) {
-      v = (await call(srv.url, 'GET', `/api/v1/games/${id}`, { token })).json;
-      if (v.to_move === 'black') { seq = v.seq; break; }
+  // The seq of the position where Black is to move (the computer done).
+  const blacksTurn = async () => {
+    for (;; await sleep(10)) {
+      const v = (await call(srv.url, 'GET', `/api/v1/games/${id}`, { token })).json;
+      if (v.to_move === 'black') return v.seq;
     }
-    const r = await act(id, token, seq + 1, { action: 'attempt', vertex });
+  };
+  for (const vertex of ['E5', 'C7', 'G3']) {
+    const r = await act(id, token, (await blacksTurn()) + 1, { action: 'attempt', vertex });
     assert.equal(r.status, 200, r.text);
   }
-  const resigned = await act(id, token, (await call(srv.url, 'GET', `/api/v1/games/${id}`, { token })).json.seq + 1, { action: 'resign' });
+  const resigned = await act(id, token, (await blacksTurn()) + 1, { action: 'resign' });
   assert.equal(resigned.status, 200, resigned.text);
   const events = (await call(srv.url, 'GET', `/api/v1/games/${id}/events`)).json.events;
   const computerMoves = events.filter((e) => e.color === 'white' && e.type === 'move');
