@@ -5,7 +5,7 @@
 # replayed first, then the target fuzzes for a while. One verdict a target,
 # closing with "N passed, N failed" for tests/run-all.sh.
 #
-#   FUZZ_SECONDS        seconds of fuzzing per target (default: 60 s shared
+#   FUZZ_SECONDS        seconds of fuzzing per target (default: 30 s shared
 #                       by all targets, 5..20 s each, so make test stays lean)
 #   FUZZ_KEEP_CORPUS=1  keep what the fuzzer learns in build/fuzz/corpus/
 #                       across runs (make fuzz); otherwise a fresh directory
@@ -37,7 +37,7 @@ for src in tests/fuzz/fuzz_*.c; do
 done
 n=${#targets[@]}
 if [ -n "${FUZZ_SECONDS:-}" ]; then per=$FUZZ_SECONDS
-elif [ "$n" -gt 0 ]; then per=$((60 / n)); [ $per -lt 5 ] && per=5; [ $per -gt 20 ] && per=20
+elif [ "$n" -gt 0 ]; then per=$((30 / n)); [ $per -lt 5 ] && per=5; [ $per -gt 20 ] && per=20
 fi
 
 pass=0 fail=0
