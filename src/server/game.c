@@ -277,7 +277,9 @@ void game_refresh(game *g) {
     char names[3][GAME_NAME_BYTES];
     memcpy(names, g->names, sizeof names);
     int events = referee_event_count(g->ref);
+    bool rematch_cancelled = g->rematch_cancelled;
     bool changed = reload_log(g) && (!same_row_facts(&before, &g->row) || referee_event_count(g->ref) != events ||
+                                     g->rematch_cancelled != rematch_cancelled ||
                                      strcmp(names[BLACK], g->names[BLACK]) || strcmp(names[WHITE], g->names[WHITE]));
     pthread_mutex_unlock(&g->lock);
     if (changed) game_notify(g);

@@ -34,6 +34,7 @@ typedef struct entry {
 } entry;
 
 struct games {
+    game_listener rematch_parents; /* first: the listener finds gm from it */
     game_env env;
     bool test_clock;
     bool computer_allowed;
@@ -151,9 +152,12 @@ static void on_stored_action(void *ctx, const char *id, int seq) {
     game_release(g);
 }
 
+static void refresh_rematch_parents(games *gm, const char *id);
+
 static void on_stored_row(void *ctx, const char *id) {
     game *g = held(ctx, id);
     if (g) game_refresh(g);
+    else refresh_rematch_parents(ctx, id); /* held here, g tells them itself */
     game_release(g);
 }
 
@@ -189,6 +193,41 @@ static game **held_all(games *gm, size_t *n) {
     return list;
 }
 
+/* ---- a rematch cancelled from its own page -------------------------------- */
+
+/* A rematch offer ends when its new game is cancelled, however that came
+ * about: withdrawn or declined (games_rematch_end), or cancelled by the
+ * offerer on the new game's page (game_cancel). The finished game it came
+ * from must then say so, live, which its own code cannot see: the new game
+ * does not know where it came from. So the registry listens to every game
+ * and, when one is cancelled, marks the games held here whose rematch it
+ * is; a game cancelled on another server arrives as news of its row. */
+
+/* Calls fn on every game held here whose rematch is game id. */
+static void each_rematch_parent(games *gm, const char *id, void (*fn)(game *parent, const char *id)) {
+    size_t n;
+    game **list = held_all(gm, &n);
+    for (size_t i = 0; i < n; i++) {
+        bool over, cancelled;
+        char rematch[24];
+        game_rematch_of(list[i], &over, rematch, &cancelled);
+        if (!cancelled && !strcmp(rematch, id)) fn(list[i], id);
+        game_release(list[i]);
+    }
+    free(list);
+}
+
+static void refresh_parent(game *parent, const char *id) {
+    (void)id;
+    game_refresh(parent);
+}
+
+static void refresh_rematch_parents(games *gm, const char *id) { each_rematch_parent(gm, id, refresh_parent); }
+
+static void on_game_changed(game_listener *l, game *g) {
+    if (game_cancelled(g)) each_rematch_parent((games *)l, game_id(g), game_set_rematch_cancelled);
+}
+
 /* Some news may have been lost: every copy held here is read afresh and
  * every public game loaded, as if each had been news. */
 static void on_news_lost(void *ctx) {
@@ -221,6 +260,8 @@ int games_open(games **out, store *st, char *err, size_t errlen) {
     store_news news = { on_stored_action, on_stored_row,     on_stored_names, on_stored_chat,
                         on_created_public, on_news_lost, gm };
     store_watch(st, &news);
+    gm->rematch_parents.changed = on_game_changed;
+    games_listen(gm, &gm->rematch_parents);
     *out = gm;
     return GAMES_OK;
 }
@@ -228,6 +269,7 @@ int games_open(games **out, store *st, char *err, size_t errlen) {
 void games_close(games *gm) {
     if (!gm) return;
     store_watch(gm->env.st, NULL);
+    games_unlisten(gm, &gm->rematch_parents);
     for (size_t i = 0; i < gm->nbuckets; i++) free_entries(gm->buckets[i]);
     free(gm->buckets);
     pthread_mutex_destroy(&gm->lock);

@@ -6,7 +6,8 @@
 // spectator's message makes no frame at all for a player on B before the
 // end; a rename and the end of the game on A reach B's views. A public
 // game created on A, joined, renamed, finished or cancelled there, shows
-// in the lobby socket of B within seconds.
+// in the lobby socket of B within seconds. A rematch offered and cancelled
+// on B is shown cancelled on A's sockets of the finished game.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import WebSocket from 'ws';
@@ -145,4 +146,27 @@ test('the lobby of one server shows what happens to public games on another', as
   assert.ok(!entry(listed.open, g.id) && !entry(listed.playing, g.id) && !entry(listed.open, doomed.id));
   await lobby.close();
   console.log(`# a public game created on A was in B's lobby socket after ${seenAfterMs} ms`);
+});
+
+test('a rematch cancelled on one server is shown cancelled on the other\'s sockets of the finished game', async () => {
+  const g = await onlineGame(b.url);
+  const claim = await call(b.url, 'POST', `/api/v1/games/${g.id}/claim`, { body: { invite: g.invite } });
+  assert.equal(claim.status, 200, claim.text);
+  const white = claim.json.token;
+  const resign = await call(b.url, 'POST', `/api/v1/games/${g.id}/actions`,
+                            { token: g.black, body: { seq: 1, action: 'resign' } });
+  assert.equal(resign.status, 200, resign.text);
+  const offered = await call(b.url, 'POST', `/api/v1/games/${g.id}/rematch`, { token: white });
+  assert.equal(offered.status, 201, offered.text);
+  const next = offered.json.game.id;
+  // A holds the finished game only: the rematch lives on B.
+  const rematchOf = (f) => f.json.type === 'update' && f.json.view.rematch;
+  const watcher = openSocket(a.url, g.id, { token: g.black });
+  await watcher.waitFor((fs) => fs.some((f) => rematchOf(f)?.id === next && !rematchOf(f).cancelled));
+  const cancelled = await call(b.url, 'POST', `/api/v1/games/${next}/cancel`, { token: offered.json.seats[0].token });
+  assert.equal(cancelled.status, 200, cancelled.text);
+  await watcher.waitFor((fs) => fs.some((f) => rematchOf(f)?.id === next && rematchOf(f).cancelled), NEWS_MS);
+  await watcher.close();
+  const seen = (await call(a.url, 'GET', `/api/v1/games/${g.id}`, { token: g.black })).json;
+  assert.deepEqual(seen.rematch, { id: next, cancelled: true });
 });

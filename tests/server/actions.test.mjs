@@ -185,6 +185,30 @@ test('rematch offers are withdrawn and declined live, and a new offer may follow
               409, 'seat_taken');
 });
 
+test('a rematch its offerer cancels on its own page is withdrawn on the finished game, live', async () => {
+  const { id, tokens } = await newGame(base, { mode: 'online', settings: { size: 7 } });
+  assert.equal((await act(id, tokens.black, { seq: 1, action: 'resign' })).status, 200);
+  const ws = openSocket(base, id, { token: tokens.black });
+  await ws.opened;
+  const rematchOf = (f) => f.json.type === 'update' && f.json.view.rematch;
+  const offered = await call(base, 'POST', `/api/v1/games/${id}/rematch`, { token: tokens.white });
+  assert.equal(offered.status, 201, offered.text);
+  const next = offered.json.game.id;
+  await ws.waitFor((fs) => fs.some((f) => rematchOf(f)?.id === next && !rematchOf(f).cancelled));
+  const cancelled = await call(base, 'POST', `/api/v1/games/${next}/cancel`, { token: offered.json.seats[0].token });
+  assert.equal(cancelled.status, 200, cancelled.text);
+  await ws.waitFor((fs) => fs.some((f) => rematchOf(f)?.id === next && rematchOf(f).cancelled));
+  ws.close();
+  const seen = (await call(base, 'GET', `/api/v1/games/${id}`, { token: tokens.black })).json;
+  assert.deepEqual(seen.rematch, { id: next, cancelled: true });
+  expectError(await call(base, 'POST', `/api/v1/games/${id}/rematch`, { token: tokens.black, body: { action: 'accept' } }),
+              409, 'no_rematch');
+  // The other side may offer again, which replaces the cancelled rematch.
+  const again = await call(base, 'POST', `/api/v1/games/${id}/rematch`, { token: tokens.black });
+  assert.equal(again.status, 201, again.text);
+  assert.notEqual(again.json.game.id, next);
+});
+
 test('the SGF record after the end, and QR codes of links', async () => {
   const { id, tokens } = await newGame(base, { settings: { size: 9 } });
   await act(id, tokens.black, { seq: 1, action: 'attempt', vertex: 'E5' });
