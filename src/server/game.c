@@ -179,20 +179,21 @@ static bool read_row(game *g, char *err, size_t errlen) {
 
 /* Whether the rematch g links was cancelled lives in that game's row: the
  * offer's end is stored once, where the cancellation is. */
-static bool load_rematch_state(game *g) {
+static int load_rematch_state(game *g) {
     g->rematch_cancelled = false;
-    if (!g->row.rematch_id[0]) return true;
+    if (!g->row.rematch_id[0]) return STORE_OK;
     store_game rematch;
     int rc = store_load_game(g->env->st, g->row.rematch_id, &rematch, NULL, NULL);
-    if (rc == STORE_NOT_FOUND) return true;
-    if (rc != STORE_OK) return false;
+    if (rc == STORE_NOT_FOUND) return STORE_OK;
+    if (rc != STORE_OK) return rc;
     g->rematch_cancelled = rematch.cancelled_at_ms != 0;
     store_game_free_fields(&rematch);
-    return true;
+    return STORE_OK;
 }
 
-game *game_from_store(game_env *env, store_game *row, const store_action *acts, int n, char *err,
-                      size_t errlen) {
+game *game_from_store(game_env *env, store_game *row, const store_action *acts, int n, int *store_rc,
+                      char *err, size_t errlen) {
+    *store_rc = STORE_OK;
     game *g = game_alloc(env, row->id);
     if (!g) {
         snprintf(err, errlen, "out of memory");
@@ -203,8 +204,10 @@ game *game_from_store(game_env *env, store_game *row, const store_action *acts, 
     bool ok = read_row(g, err, errlen);
     if (ok && !(g->ref = referee_new(&g->settings))) ok = (snprintf(err, errlen, "out of memory"), false);
     ok = ok && replay_log(g, acts, n, err, errlen);
-    if (ok && !game_talk_load(g)) ok = (snprintf(err, errlen, "cannot read its names and chat"), false);
-    if (ok && !load_rematch_state(g)) ok = (snprintf(err, errlen, "cannot read its rematch"), false);
+    if (ok && (*store_rc = game_talk_load(g)) != STORE_OK)
+        ok = (snprintf(err, errlen, "cannot read its names and chat: %s", store_strerror(*store_rc)), false);
+    if (ok && (*store_rc = load_rematch_state(g)) != STORE_OK)
+        ok = (snprintf(err, errlen, "cannot read its rematch: %s", store_strerror(*store_rc)), false);
     if (ok && !rebuild_answers(g)) ok = (snprintf(err, errlen, "out of memory"), false);
     if (!ok) {
         game_free(g);
@@ -223,7 +226,8 @@ static bool reload_log(game *g) {
     int n = 0;
     if (store_load_game(g->env->st, g->id, &row, &acts, &n) != STORE_OK) return false;
     char err[200];
-    game *fresh = game_from_store(g->env, &row, acts, n, err, sizeof err);
+    int rc;
+    game *fresh = game_from_store(g->env, &row, acts, n, &rc, err, sizeof err);
     free(acts);
     store_game_free_fields(&row);
     if (!fresh) return false;

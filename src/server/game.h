@@ -121,9 +121,13 @@ void game_chat_heard(game *g, int room, int n);
 
 /* A game built from its store row (whose owned fields it takes, leaving
  * row's pointers NULL) and its log of n actions, replayed. NULL with the
- * reason in err if the row or log cannot be replayed, or out of memory. */
-game *game_from_store(game_env *env, store_game *row, const store_action *acts, int n, char *err,
-                      size_t errlen);
+ * reason in err if the row or log cannot be replayed, a read of its names,
+ * chat or rematch fails, or out of memory. *store_rc is the failed read's
+ * STORE_* code (STORE_OK for any other failure): a database that went away
+ * halfway through a load is STORE_UNAVAILABLE, for the caller to answer
+ * 503 (try again) rather than 500. */
+game *game_from_store(game_env *env, store_game *row, const store_action *acts, int n, int *store_rc,
+                      char *err, size_t errlen);
 /* Frees a game nobody references any more. */
 void game_free(game *g);
 

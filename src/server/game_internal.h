@@ -79,8 +79,9 @@ int64_t game_claim_at(const game *g, const game_clock *c);
 games_status game_claim_allowed(game *g, int claimer, int64_t now);
 
 /* game_talk.c: reads the names and the rooms' counts from the store while
- * the game is being built (before it is shared); false if it cannot. */
-bool game_talk_load(game *g);
+ * the game is being built (before it is shared); STORE_OK or the failed
+ * read's code. */
+int game_talk_load(game *g);
 /* A spectator's live connection opened (+1) or closed (-1): the view's
  * "spectators" count changes and everyone is told. */
 void game_watching(game *g, int delta);

@@ -31,17 +31,17 @@ _Static_assert((int)GAME_ROOM_PLAYERS == (int)STORE_ROOM_PLAYERS &&
                    (int)GAME_ROOM_SPECTATORS == (int)CHAT_ROOM_SPECTATORS,
                "one numbering of the rooms");
 
-bool game_talk_load(game *g) {
+int game_talk_load(game *g) {
     char names[2][STORE_NAME_BYTES];
     int players = 0, spectators = 0;
-    if (store_get_names(g->env->st, g->id, names) != STORE_OK ||
-        store_chat_count(g->env->st, g->id, GAME_ROOM_PLAYERS, &players) != STORE_OK ||
-        store_chat_count(g->env->st, g->id, GAME_ROOM_SPECTATORS, &spectators) != STORE_OK)
-        return false;
+    int rc = store_get_names(g->env->st, g->id, names);
+    if (rc == STORE_OK) rc = store_chat_count(g->env->st, g->id, GAME_ROOM_PLAYERS, &players);
+    if (rc == STORE_OK) rc = store_chat_count(g->env->st, g->id, GAME_ROOM_SPECTATORS, &spectators);
+    if (rc != STORE_OK) return rc;
     for (int c = BLACK; c <= WHITE; c++) snprintf(g->names[c], sizeof g->names[c], "%s", names[c - 1]);
     atomic_init(&g->chat_last[GAME_ROOM_PLAYERS], players);
     atomic_init(&g->chat_last[GAME_ROOM_SPECTATORS], spectators);
-    return true;
+    return STORE_OK;
 }
 
 bool game_room_readable(game_mode mode, viewer v, int room, bool over) {

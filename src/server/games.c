@@ -329,12 +329,14 @@ static games_status load_game(games *gm, const char *id, game **out) {
     games_status st = games_status_of_store(store_load_game(gm->env.st, id, &row, &acts, &n));
     if (st != GAMES_OK) return st == GAMES_SEAT_TAKEN ? GAMES_ERROR : st;
     char err[200];
-    *out = game_from_store(&gm->env, &row, acts, n, err, sizeof err);
+    int rc;
+    *out = game_from_store(&gm->env, &row, acts, n, &rc, err, sizeof err);
     free(acts);
     store_game_free_fields(&row);
     if (!*out) {
         fprintf(stderr, "phantomgo: game %s cannot be replayed from the store: %s\n", id, err);
-        return GAMES_ERROR;
+        /* The database lost halfway through (a failover): try again. */
+        return rc == STORE_UNAVAILABLE ? GAMES_UNAVAILABLE : GAMES_ERROR;
     }
     return GAMES_OK;
 }
@@ -462,13 +464,14 @@ static games_status create_one(games *gm, const game_new *req, const char *remat
     bool ok = secrets_new_game_id(out->id) && fill_row(&row, req, games_now_ms(gm), out);
     int rc = ok ? store_new_row(gm, &row, rematch_of) : STORE_ERROR;
     char err[200] = "";
-    game *g = rc == STORE_OK ? game_from_store(&gm->env, &row, NULL, 0, err, sizeof err) : NULL;
+    int load_rc = STORE_OK;
+    game *g = rc == STORE_OK ? game_from_store(&gm->env, &row, NULL, 0, &load_rc, err, sizeof err) : NULL;
     store_game_free_fields(&row);
     if (rc == STORE_CONFLICT) return GAMES_SEAT_TAKEN; /* the caller sorts it out */
     if (rc != STORE_OK) return games_status_of_store(rc);
     if (!g) {
         fprintf(stderr, "phantomgo: game %s: created but not loaded: %s\n", out->id, err);
-        return GAMES_ERROR;
+        return load_rc == STORE_UNAVAILABLE ? GAMES_UNAVAILABLE : GAMES_ERROR;
     }
     metrics_game_created();
     if (!(g = table_insert(gm, g))) return GAMES_ERROR;

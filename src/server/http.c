@@ -86,6 +86,24 @@ static void handle_health(http_request *rq) {
     http_send_json(rq, 200, body, (size_t)n);
 }
 
+/* GET /api/live: 200 as long as this process answers HTTP, without asking
+ * the database. It is the load balancer's check in a cluster
+ * (docker/haproxy.cfg): every server shares one database, so a database
+ * outage fails /api/health on all of them at once, and a balancer that
+ * took them all out would answer its own 503 (no JSON, no Retry-After) and
+ * cut the requests in flight (502) instead of letting each server answer
+ * its 503 and carry on the moment the database is back. */
+static void handle_live(http_request *rq) {
+    if (strcmp(rq->method, "GET") && !rq->head) {
+        http_send_method_not_allowed(rq, "GET, HEAD");
+        return;
+    }
+    char body[256];
+    int n = snprintf(body, sizeof body, "{\"status\":\"live\",\"version\":\"%s\",\"commit\":\"%s\"}",
+                     pg_version, pg_commit);
+    http_send_json(rq, 200, body, (size_t)n);
+}
+
 static void handle_metrics(http_request *rq) {
     if (strcmp(rq->method, "GET") && !rq->head) {
         http_send_method_not_allowed(rq, "GET, HEAD");
@@ -113,6 +131,10 @@ static void handle_api(http_request *rq) {
     rq->route = writes ? ROUTE_API_WRITE : ROUTE_API_READ;
     if (!strcmp(rq->path, "/api/health")) {
         handle_health(rq);
+        return;
+    }
+    if (!strcmp(rq->path, "/api/live")) {
+        handle_live(rq);
         return;
     }
     if (rate_limited(rq)) return;

@@ -176,8 +176,16 @@ void http_send_error_extra(http_request *rq, int status, const char *code, const
     strbuf_free(&sb);
 }
 
+/* A 503 is a database that cannot be reached or written for now (a restart,
+ * a failover, a full disk): the client is told when to try again, as a
+ * 429 tells it, so a retry loop needs no guess of its own. */
+#define UNAVAILABLE_RETRY_AFTER "Retry-After: 2\r\n"
+
 void http_send_error(http_request *rq, int status, const char *code, const char *message) {
-    http_send_error_extra(rq, status, code, message, status == 401 ? "WWW-Authenticate: Bearer\r\n" : "");
+    http_send_error_extra(rq, status, code, message,
+                          status == 401   ? "WWW-Authenticate: Bearer\r\n"
+                          : status == 503 ? UNAVAILABLE_RETRY_AFTER
+                                          : "");
 }
 
 void http_send_rate_limited(http_request *rq, int retry_after_s) {

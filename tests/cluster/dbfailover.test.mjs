@@ -4,8 +4,11 @@
 // (target_session_attrs=read-write). Under load, the primary is killed -9
 // and the standby promoted: every action answered 200 is in the new
 // primary's log, every game goes on through the same servers, and each
-// game saw at most a few failed requests (503, or a connection cut) while
-// the database changed hands.
+// game saw at most a few failed requests while the database changed hands,
+// each answered by its server: JSON 503 `unavailable` with Retry-After.
+// HAProxy answers nothing itself: no 502 (a request cut), no 503 page (no
+// server left), no connection cut; its check (/api/live) keeps servers
+// whose database is away in (tests/cluster/dbdown.test.mjs).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startPostgres, startStandby, PASSWORD } from '../pg/postgres.mjs';
@@ -25,28 +28,31 @@ async function waitFor(check, what, ms = 20000) {
 }
 
 // Plays one hotseat game until stop.now, recording every 200 and 503.
+// A connection cut is recorded as status 0 among the unexpected answers.
 async function play(url, g, random, stop) {
   const free = allVertices(19);
   while (!stop.now) {
     const vertex = free[Math.floor(random() * free.length)];
     const body = { seq: g.seq + 1, action: 'attempt', vertex };
     const res = await call(url, 'POST', `/api/v1/games/${g.id}/actions`, { token: g.tokens[g.toMove], body })
-      .catch(() => ({ status: 0 }));
+      .catch((e) => ({ status: 0, text: `connection cut: ${e.code ?? e.message}` }));
     if (res.status === 200) {
       g.acked.push(res.json.event);
       g.seq = res.json.event.seq;
       g.toMove = res.json.view.to_move;
       if (stop.promoted) g.afterPromotion++;
-    } else if (res.status === 503 || res.status === 0 || res.status === 502) {
-      // 0: the connection was cut; 502: HAProxy saw a server cut it (in
-      // about one run of three while the database changes hands; not an
-      // answer, so nothing acknowledged, and bounded like a 503).
+    } else if (res.status === 503 && res.json?.error?.code === 'unavailable' && Number(res.headers.get('retry-after')) >= 1) {
       g.unavailable++;
       await new Promise((r) => setTimeout(r, 200));       // a client's back-off
     } else if (res.status === 409 && res.json?.error?.code === 'stale_seq') {
-      const view = (await call(url, 'GET', `/api/v1/games/${g.id}`, { token: g.tokens.black })).json;
-      g.seq = view.seq;
-      g.toMove = view.to_move;
+      const view = await call(url, 'GET', `/api/v1/games/${g.id}`, { token: g.tokens.black })
+        .catch((e) => ({ status: 0, text: `connection cut: ${e.code ?? e.message}` }));
+      if (view.status === 200) {
+        g.seq = view.json.seq;
+        g.toMove = view.json.to_move;
+      } else if (view.status !== 503 || view.json?.error?.code !== 'unavailable') {
+        g.other.push(`view: ${view.status} ${view.text}`);
+      }
     } else if (res.status !== 409) {
       g.other.push(`${res.status} ${res.text}`);
     }

@@ -4,6 +4,11 @@
 // address and `server` lines are rewritten to the loopback ports of this run
 // and its per-address limits dropped (every test client is 127.0.0.1), so
 // what the tests prove is the routing and failover users deploy.
+//
+// PHANTOMGO_CLUSTER_LOG=FILE keeps HAProxy's log (one line a request, with
+// its termination state, and every server going down or up) and writes it
+// to FILE when the cluster stops, the servers' output beside it as
+// FILE.serverN: what to read when a cluster test fails.
 import { spawn, execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -11,13 +16,14 @@ import { ROOT, startServer, tempDir } from '../lib/server.mjs';
 import { freePort } from '../pg/postgres.mjs';
 
 export const HAPROXY_CFG = path.join(ROOT, 'docker/haproxy.cfg');
+const LOG_FILE = process.env.PHANTOMGO_CLUSTER_LOG || '';
 
 // docker/haproxy.cfg for servers on the given loopback ports, HAProxy on
 // `port`. Each `server appN ...` line keeps its options (check or track).
 export function haproxyConfig(port, serverPorts) {
   const text = readFileSync(HAPROXY_CFG, 'utf8');
   const out = text.replace(/^(\s*)bind :8080$/m, `$1bind 127.0.0.1:${port}`)
-    .replace(/^(\s*)log stdout.*$/m, '$1# log: off in tests')
+    .replace(/^(\s*)log stdout.*$/m, LOG_FILE ? '$&' : '$1# log: off in tests')
     .replace(/^(\s*)maxconn \d+$/m, '$1maxconn 2000');
   return out.split('\n').flatMap((line) => {
     const m = /^(\s*)server app1 app1:8080 (.*)$/.exec(line);
@@ -58,6 +64,7 @@ export class HAProxy {
   async stop() {
     if (this.proc && this.proc.exitCode === null) this.proc.kill('SIGTERM');
     await this.exited;
+    if (LOG_FILE) writeFileSync(LOG_FILE, this.out);
     rmSync(this.dir, { recursive: true, force: true });
   }
 }
@@ -78,6 +85,9 @@ export async function startCluster(db, n, { args = [] } = {}) {
     },
     async stop() {
       await proxy.stop();
+      servers.forEach((s, i) => {
+        if (LOG_FILE) writeFileSync(`${LOG_FILE}.server${i + 1}`, `exit: ${s.proc.exitCode ?? s.proc.signalCode}\n${s.output()}`);
+      });
       for (const s of servers) {
         if (s.proc.exitCode === null && s.proc.signalCode === null) await s.stop();
       }
