@@ -15,6 +15,21 @@ let language = FALLBACK;
 let dictionary = {};
 let fallbackDictionary = {};
 const listeners = new Set();
+// The language's number format and plural rules, made once per language:
+// building an Intl object costs far more than using one, and a game page
+// formats dozens of numbers while it loads.
+let intl = null;
+
+function intlFor(lang) {
+  if (intl?.lang !== lang) {
+    intl = {
+      lang,
+      numbers: new Intl.NumberFormat(lang, { maximumFractionDigits: 1 }),
+      plurals: new Intl.PluralRules(lang),
+    };
+  }
+  return intl;
+}
 
 async function fetchDictionary(lang) {
   const response = await fetch(`/web/i18n/${lang}.json`);
@@ -75,11 +90,11 @@ function lookup(table, key) {
 }
 
 export function formatNumber(value) {
-  return new Intl.NumberFormat(language, { maximumFractionDigits: 1 }).format(value);
+  return intlFor(language).numbers.format(value);
 }
 
 function pluralForm(entry, count) {
-  const category = new Intl.PluralRules(language).select(count);
+  const category = intlFor(language).plurals.select(count);
   return entry[category] ?? entry.other;
 }
 
