@@ -15,7 +15,7 @@ import { t, onLanguageChange } from './i18n.js';
 import { api } from './api.js';
 import { LiveFeed } from './live.js';
 import { GameState, opponentOf, isPlayer, isMyTurn, computerToMove } from './game-state.js';
-import { findSeats } from './game-seats.js';
+import { readSeatLinks, likelySeatToken, findSeats } from './game-seats.js';
 import { Board } from './board.js';
 import { RefereeLog } from './referee-log.js';
 import { ReplayControls } from './replay.js';
@@ -40,6 +40,8 @@ const LIVE_POLL_MS = 2000;
 
 const state = new GameState();
 let seats = {};
+// {token: view} of the seat links this visit opened (game-seats.js).
+let linkViews = {};
 let hotseat = false;
 let activeColor = null;
 let busy = false;
@@ -103,9 +105,17 @@ function visibleStone(view, vertex) {
 
 // ---- who is looking --------------------------------------------------------
 
+// The view of a seat (a spectator's when color is null); a seat link's view,
+// read moments ago to learn its colour, is used once instead of asked again.
 async function fetchView(color) {
+  const token = color ? seats[color] : null;
+  const known = token ? linkViews[token] : null;
+  if (known) {
+    delete linkViews[token];
+    return known;
+  }
   try {
-    return await api.view(gameId, color ? seats[color] : null);
+    return await api.view(gameId, token);
   } catch (error) {
     if (color && (error.code === 'bad_token' || error.status === 403)) {
       notice(errorMessage(error));
@@ -550,10 +560,17 @@ function setupModules() {
   });
 }
 
-async function loadInitialView() {
+// The seat the page first asks the view of: the one seat, Black in
+// hot-seat, none for a spectator.
+function firstColor() {
   const colors = Object.keys(seats);
-  hotseat = colors.length === 2;
-  activeColor = colors.length === 1 ? colors[0] : hotseat ? 'black' : null;
+  if (colors.length === 2) return 'black';
+  return colors.length === 1 ? colors[0] : null;
+}
+
+async function loadInitialView() {
+  hotseat = Object.keys(seats).length === 2;
+  activeColor = firstColor();
   let view = await fetchView(activeColor);
   if (hotseat && !view.over && view.to_move !== activeColor) {
     activeColor = view.to_move;
@@ -575,7 +592,13 @@ async function main() {
     fatal(t('error.not_found'));
     return;
   }
-  seats = await findSeats(gameId, notice);
+  // The likely seat's notes are asked for alongside its view (they are
+  // drawn with it); should the page end up with another seat (a refused
+  // link, hot-seat) or none, that one's are read below instead.
+  const links = readSeatLinks();
+  const notesToken = likelySeatToken(gameId, links);
+  const notesRead = notesToken ? notes.load(notesToken).catch(() => {}) : null;
+  ({ seats, views: linkViews } = await findSeats(gameId, links, notice));
   let view;
   try {
     view = await loadInitialView();
@@ -590,7 +613,8 @@ async function main() {
   }
   board.configure(view.game.settings);
   $('watch-link').value = `${location.origin}/g/${encodeURIComponent(gameId)}`;
-  if (activeToken()) await notes.load(activeToken()).catch(() => {});
+  if (activeToken() === notesToken) await notesRead;
+  else await notes.load(activeToken()).catch(() => {});
   state.accept(view);
   talk = new GameTalk({
     gameId, hotseat, onNotice: notice,
