@@ -33,7 +33,7 @@ async function adoptSeatTokens(gameId, tokens, onProblem) {
   const answers = await Promise.allSettled(tokens.map((token) => api.view(gameId, token)));
   answers.forEach((answer, i) => {
     if (answer.status === 'rejected') {
-      onProblem(errorMessage(answer.reason));
+      onProblem(() => errorMessage(answer.reason));
       return;
     }
     const view = answer.value;
@@ -50,13 +50,13 @@ async function adoptSeatTokens(gameId, tokens, onProblem) {
 // or the invite was used).
 async function claimInvite(gameId, invite, onProblem) {
   if (Object.keys(loadSeats(gameId)).length > 0) {
-    onProblem(t('game.ownInvite'));
+    onProblem(() => t('game.ownInvite'));
     return {};
   }
   try {
     // A finished game's invite gives no seat: it is shown as it ended.
     if ((await api.view(gameId, null)).over) {
-      onProblem(t('game.inviteTooLate'));
+      onProblem(() => t('game.inviteTooLate'));
       return {};
     }
     const seat = await api.claim(gameId, invite, nameForRequest());
@@ -64,7 +64,7 @@ async function claimInvite(gameId, invite, onProblem) {
     saveGameSummary(gameId, { mode: 'online', size: null });
     return { [seat.color]: seat.token };
   } catch (error) {
-    onProblem(error.code === 'seat_taken' ? t('game.inviteUsed') : errorMessage(error));
+    onProblem(() => (error.code === 'seat_taken' ? t('game.inviteUsed') : errorMessage(error)));
     return {};
   }
 }
@@ -82,8 +82,9 @@ export function likelySeatToken(gameId, links) {
 
 // Every seat this visit holds, {seats: {color: token}, views: {token:
 // view}} (the views the seat links were checked with), from the links
-// (readSeatLinks()) and this device's storage; onProblem(message) hears why
-// a link gave none.
+// (readSeatLinks()) and this device's storage. onProblem(wording) hears why
+// a link gave none; wording() words it in the page's language, so it can be
+// asked for before the words are loaded and shown once they are.
 export async function findSeats(gameId, links, onProblem) {
   const adopted = await adoptSeatTokens(gameId, links.seats, onProblem);
   const invited = links.invite ? await claimInvite(gameId, links.invite, onProblem) : {};

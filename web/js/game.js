@@ -11,7 +11,7 @@
 // clocks tick from each view's snapshot (clock.js).
 
 import { initPage, copyFrom, errorMessage, markReady, showNotice, clearNotice } from './page.js';
-import { t, onLanguageChange } from './i18n.js';
+import { t, onLanguageChange, prepareNumbers } from './i18n.js';
 import { api } from './api.js';
 import { LiveFeed } from './live.js';
 import { GameState, opponentOf, isPlayer, isMyTurn, computerToMove } from './game-state.js';
@@ -107,7 +107,8 @@ function visibleStone(view, vertex) {
 
 // The view of a seat (a spectator's when color is null); a seat link's view,
 // read moments ago to learn its colour, is used once instead of asked again.
-async function fetchView(color) {
+// A refused token leaves the seat (onProblem hears why) for a spectator's view.
+async function fetchView(color, onProblem) {
   const token = color ? seats[color] : null;
   const known = token ? linkViews[token] : null;
   if (known) {
@@ -118,7 +119,7 @@ async function fetchView(color) {
     return await api.view(gameId, token);
   } catch (error) {
     if (color && (error.code === 'bad_token' || error.status === 403)) {
-      notice(errorMessage(error));
+      onProblem(() => errorMessage(error));
       delete seats[color];
       return api.view(gameId, null);
     }
@@ -526,7 +527,6 @@ function setupModules() {
   });
   log = new RefereeLog($('log'), $('log-empty'));
   clocks = new GameClocks($('clocks'), { onTick: renderClaim });
-  notes = new Notes(gameId, () => { if (!curtain.up) render(); });
   replay = new ReplayControls({
     slider: $('replay-slider'),
     first: $('replay-first'),
@@ -568,16 +568,29 @@ function firstColor() {
   return colors.length === 1 ? colors[0] : null;
 }
 
-async function loadInitialView() {
+async function loadInitialView(onProblem) {
   hotseat = Object.keys(seats).length === 2;
   activeColor = firstColor();
-  let view = await fetchView(activeColor);
+  let view = await fetchView(activeColor, onProblem);
   if (hotseat && !view.over && view.to_move !== activeColor) {
     activeColor = view.to_move;
-    view = await fetchView(activeColor);
+    view = await fetchView(activeColor, onProblem);
   }
   if (!isPlayer(view)) activeColor = null;
   return view;
+}
+
+// Who is looking and what they see: the seats this visit holds, then the
+// view of the one the page acts for, as {view} or {error}. It runs while
+// the words load, so each problem comes as a wording for onProblem, to be
+// shown once they are there.
+async function openGame(links, onProblem) {
+  try {
+    ({ seats, views: linkViews } = await findSeats(gameId, links, onProblem));
+    return { view: await loadInitialView(onProblem) };
+  } catch (error) {
+    return { error };
+  }
 }
 
 async function main() {
@@ -586,23 +599,26 @@ async function main() {
   addEventListener('hashchange', () => {
     if (/(^|[#&])(seat|invite)=/.test(location.hash)) location.reload();
   });
+  // The game's own requests go out first and the words load meanwhile. The
+  // likely seat's notes are asked for alongside its view (they are drawn
+  // with it); should the page end up with another seat (a refused link,
+  // hot-seat) or none, that one's are read below instead.
+  const links = readSeatLinks();
+  const problems = [];
+  const opening = gameId ? openGame(links, (wording) => problems.push(wording)) : null;
+  notes = new Notes(gameId, render);
+  const notesToken = gameId ? likelySeatToken(gameId, links) : null;
+  const notesRead = notesToken ? notes.load(notesToken).catch(() => {}) : null;
   await initPage();
   setupModules();
   if (!gameId) {
     fatal(t('error.not_found'));
     return;
   }
-  // The likely seat's notes are asked for alongside its view (they are
-  // drawn with it); should the page end up with another seat (a refused
-  // link, hot-seat) or none, that one's are read below instead.
-  const links = readSeatLinks();
-  const notesToken = likelySeatToken(gameId, links);
-  const notesRead = notesToken ? notes.load(notesToken).catch(() => {}) : null;
-  ({ seats, views: linkViews } = await findSeats(gameId, links, notice));
-  let view;
-  try {
-    view = await loadInitialView();
-  } catch (error) {
+  prepareNumbers();
+  const { view, error } = await opening;
+  for (const wording of problems) notice(wording());
+  if (error) {
     fatal(errorMessage(error));
     return;
   }

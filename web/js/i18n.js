@@ -15,20 +15,27 @@ let language = FALLBACK;
 let dictionary = {};
 let fallbackDictionary = {};
 const listeners = new Set();
-// The language's number format and plural rules, made once per language:
-// building an Intl object costs far more than using one, and a game page
-// formats dozens of numbers while it loads.
-let intl = null;
+// The language's number format and plural rules, each made once per
+// language and only when first needed: building an Intl object costs far
+// more than using one (the first number format of a fresh page, some tens
+// of milliseconds), and a game page formats dozens of numbers.
+let intl = { lang: null, numbers: null, plurals: null };
 
 function intlFor(lang) {
-  if (intl?.lang !== lang) {
-    intl = {
-      lang,
-      numbers: new Intl.NumberFormat(lang, { maximumFractionDigits: 1 }),
-      plurals: new Intl.PluralRules(lang),
-    };
-  }
+  if (intl.lang !== lang) intl = { lang, numbers: null, plurals: null };
   return intl;
+}
+
+function numberFormat() {
+  const cache = intlFor(language);
+  cache.numbers ??= new Intl.NumberFormat(language, { maximumFractionDigits: 1 });
+  return cache.numbers;
+}
+
+// Makes the number format now: a page that will show numbers calls it
+// while it waits for the network, so the cost is not paid when it draws.
+export function prepareNumbers() {
+  numberFormat();
 }
 
 async function fetchDictionary(lang) {
@@ -90,11 +97,13 @@ function lookup(table, key) {
 }
 
 export function formatNumber(value) {
-  return intlFor(language).numbers.format(value);
+  return numberFormat().format(value);
 }
 
 function pluralForm(entry, count) {
-  const category = intlFor(language).plurals.select(count);
+  const cache = intlFor(language);
+  cache.plurals ??= new Intl.PluralRules(language);
+  const category = cache.plurals.select(count);
   return entry[category] ?? entry.other;
 }
 
