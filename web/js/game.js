@@ -438,6 +438,8 @@ function startLive() {
     onOther: (message) => talk.onFrame(message),
     onStatus: (status) => {
       if (status === 'live' && socketWasDown) talk.resync();
+      // Up, or trying another way: the chat's first read is due.
+      if (status !== 'connecting') talk.feedStarted();
       socketWasDown = status !== 'live';
       showConnection(status);
     },
@@ -633,7 +635,7 @@ async function main() {
   else await notes.load(activeToken()).catch(() => {});
   state.accept(view);
   talk = new GameTalk({
-    gameId, hotseat, onNotice: notice,
+    gameId, hotseat, onNotice: notice, waitForFeed: !hotseat,
     withdraw: offeredRematch(gameId) ? () => withdrawRematch(gameId, notice) : null,
     cancelledWording: () => cancelledRematchWording(gameId),
     seat: () => (seated() ? { color: activeColor, token: activeToken() } : null),
