@@ -66,8 +66,18 @@ async function load(lang) {
   document.documentElement.lang = lang;
 }
 
+let starting = null;
+
+// Starts loading the words of the chosen language, once; initI18n() waits
+// for the same load. A page may call it from a small first script, so the
+// words arrive while its other modules still load (game-early.js).
+export function startI18n() {
+  starting ??= load(chooseLanguage());
+  return starting;
+}
+
 export async function initI18n() {
-  await load(chooseLanguage());
+  await startI18n();
   translateTree(document);
 }
 
