@@ -32,8 +32,9 @@ function numberFormat() {
   return cache.numbers;
 }
 
-// Makes the number format now: a page that will show numbers calls it
-// while it waits for the network, so the cost is not paid when it draws.
+// Makes the number format now: a page that will show numbers calls it at
+// a moment it would otherwise be idle (game-early.js, while modules load),
+// so the cost is not paid when it draws.
 export function prepareNumbers() {
   numberFormat();
 }
