@@ -15,6 +15,10 @@
 // median and the slowest load of each kind and the medians' ratio to the
 // reference's.
 //
+// A page that lists its modules in <link rel="modulepreload"> (the game
+// page) is also checked against the modules it really loads: a stale list
+// is said under the table (it costs time, not correctness).
+//
 // It runs build/phantomgo (or PHANTOMGO_BIN) and Debian's Chromium through
 // the tests' playwright-core (tests/node_modules, installed by make test or
 // `cd tests && npm ci`).
@@ -79,14 +83,29 @@ async function readyOn(page, url) {
   return Number(await page.getAttribute('html', 'data-ready'));
 }
 
-// [first visit, return visit] of url, in a context of its own.
+// What differs between the page's modulepreload list and the modules it
+// loaded: {missing, unused}, or null for a page without such a list.
+function preloadMismatch(page) {
+  return page.evaluate(() => {
+    const listed = [...document.querySelectorAll('link[rel="modulepreload"], script[type="module"][src]')]
+      .map((node) => new URL(node.href || node.src, location.href).pathname);
+    if (!document.querySelector('link[rel="modulepreload"]')) return null;
+    const loaded = performance.getEntriesByType('resource').map((entry) => new URL(entry.name).pathname)
+      .filter((path) => path.startsWith('/web/js/'));
+    return { missing: loaded.filter((path) => !listed.includes(path)), unused: listed.filter((path) => !loaded.includes(path)) };
+  });
+}
+
+// [first visit, return visit] of url, in a context of its own, and the
+// page's preload mismatch (after the first visit).
 async function visits(browser, url) {
   const context = await browser.newContext({ viewport: { width: 1366, height: 768 }, locale: 'en-US' });
   const page = await context.newPage();
   const first = await readyOn(page, url);
+  const mismatch = await preloadMismatch(page);
   const again = await readyOn(page, url);
   await context.close();
-  return [first, again];
+  return [first, again, mismatch];
 }
 
 function median(values) {
@@ -101,15 +120,18 @@ async function main() {
   const reference = await startReference();
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
   try {
-    const game = await post(`${server.url}/api/v1/games`,
-      { mode: 'online', color: 'white', settings: { size: 19, handicap: 3 } });
-    const play = game.links.play.replace(/^https?:\/\/[^/]+/, '');
+    const gamePages = [];
+    for (const size of [19, 25]) {
+      const game = await post(`${server.url}/api/v1/games`,
+        { mode: 'online', color: 'white', settings: { size, handicap: 3 } });
+      const play = game.links.play.replace(/^https?:\/\/[^/]+/, '');
+      gamePages.push([`spectator, ${size}x${size}`, `${server.url}/g/${game.game.id}`], [`player, ${size}x${size}`, server.url + play]);
+    }
     const pages = [
       ['reference (empty page)', reference.url],
       ['home', `${server.url}/`],
       ['rules', `${server.url}/rules`],
-      ['spectator, 19x19', `${server.url}/g/${game.game.id}`],
-      ['player, 19x19', server.url + play],
+      ...gamePages,
       ['lobby', `${server.url}/lobby`],
       ['my games', `${server.url}/my-games`],
       ['not found (404 page)', `${server.url}/no/such/page`],
@@ -119,9 +141,14 @@ async function main() {
     console.log('| page | first visit | return visit | ratio to reference, first / return | within budget |');
     console.log('|---|---|---|---|---|');
     let floor = [1, 1];
+    const stale = [];
     for (const [name, url] of pages) {
       const runs = [];
       for (let i = 0; i < LOADS; i++) runs.push(await visits(browser, url));
+      const mismatch = runs[0][2];
+      if (mismatch && (mismatch.missing.length || mismatch.unused.length)) {
+        stale.push(`${name}: modulepreload misses [${mismatch.missing.join(' ')}], lists unused [${mismatch.unused.join(' ')}]`);
+      }
       const kinds = [0, 1].map((k) => runs.map((run) => run[k]));
       const mids = kinds.map(median);
       if (name.startsWith('reference')) floor = mids.map((m) => Math.max(m, 1));
@@ -130,6 +157,7 @@ async function main() {
       const cells = kinds.map((times, k) => `${mids[k]} (${Math.max(...times)})`).join(' | ');
       console.log(`| ${name} | ${cells} | ${ratios} | ${worst < BUDGET_MS ? 'yes' : 'NO'} |`);
     }
+    for (const line of stale) console.log(`pages: stale preload list: ${line}`);
   } finally {
     await browser.close();
     reference.server.close();

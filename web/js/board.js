@@ -25,6 +25,12 @@ const FLASH_MS = 1600;
 
 const mod = (a, n) => ((a % n) + n) % n;
 
+// The markup of one SVG element (build() parses a whole board of them).
+function markup(tag, attributes = {}, content = '') {
+  const pairs = Object.entries(attributes).map(([name, value]) => ` ${name}="${value}"`).join('');
+  return `<${tag}${pairs}>${content}</${tag}>`;
+}
+
 function svg(tag, attributes = {}, parent = null) {
   const element = document.createElementNS(SVG_NS, tag);
   for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, String(value));
@@ -50,6 +56,16 @@ export class Board {
     container.replaceChildren(this.root);
     container.addEventListener('keydown', (event) => this.handleKey(event));
     this.root.addEventListener('contextmenu', (event) => this.handleContextMenu(event));
+    this.root.addEventListener('click', (event) => {
+      const hit = Board.hitOf(event);
+      if (hit) this.pick(hit.dataset.vertex);
+    });
+    this.root.addEventListener('pointerover', (event) => {
+      const hit = Board.hitOf(event);
+      if (hit) this.showHover(Number(hit.dataset.column), Number(hit.dataset.row), hit.dataset.vertex);
+      else this.hideHover();
+    });
+    this.root.addEventListener('pointerleave', () => this.hideHover());
   }
 
   get wrap() {
@@ -144,61 +160,64 @@ export class Board {
     return toVertex(mod(column + this.shiftX, this.size), mod(row + this.shiftY, this.size));
   }
 
+  // Draws the board itself (wood, grid, stars, coordinates, click targets)
+  // as one piece of markup, parsed at once: a 19x19 board is some 500
+  // elements, and creating them one by one was a noticeable part of the
+  // game page's load. Every value in it is a number, a vertex name or a
+  // class name, so nothing needs escaping.
   build() {
     const n = this.size;
     const span = (n - 1 + 2 * this.wrap) * CELL;
     const extent = span + 2 * MARGIN;
     this.root.setAttribute('viewBox', `0 0 ${extent} ${extent}`);
-    this.root.replaceChildren();
-    svg('rect', { class: 'board-wood', x: 0, y: 0, width: extent, height: extent, rx: 2 }, this.root);
-    this.buildGrid(span);
+    const layers = ['heat', 'territory', 'stones', 'ghosts', 'markers', 'flash'];
+    this.root.innerHTML = [
+      markup('rect', { class: 'board-wood', x: 0, y: 0, width: extent, height: extent, rx: 2 }),
+      this.gridMarkup(span),
+      ...layers.map((name) => markup('g', { class: `layer-${name}` })),
+      this.torus ? this.veilMarkup(extent) : '',
+      this.labelsMarkup(),
+      markup('circle', { class: 'hover-stone', r: CELL * 0.46, visibility: 'hidden' }),
+      markup('rect', { class: 'cursor', width: CELL * 0.96, height: CELL * 0.96, rx: 1.5 }),
+      this.hitsMarkup(),
+    ].join('');
     this.layers = {};
-    for (const name of ['heat', 'territory', 'stones', 'ghosts', 'markers', 'flash']) {
-      this.layers[name] = svg('g', { class: `layer-${name}` }, this.root);
-    }
-    if (this.torus) this.buildVeil(extent);
-    this.buildLabels();
-    this.hover = svg('circle', { class: 'hover-stone', r: CELL * 0.46, visibility: 'hidden' }, this.root);
-    this.cursorMark = svg('rect', { class: 'cursor', width: CELL * 0.96, height: CELL * 0.96, rx: 1.5 }, this.root);
-    this.buildHitTargets();
+    for (const name of layers) this.layers[name] = this.root.querySelector(`.layer-${name}`);
+    this.hover = this.root.querySelector('.hover-stone');
+    this.cursorMark = this.root.querySelector('.cursor');
     this.placeCursor();
     if (this.model) this.render(this.model);
   }
 
-  buildGrid(span) {
-    const grid = svg('g', { class: 'grid' }, this.root);
-    const first = -this.wrap;
-    const last = this.size - 1 + this.wrap;
+  gridMarkup(span) {
+    const lines = [];
     const start = MARGIN;
     const end = MARGIN + span;
-    for (let i = first; i <= last; i++) {
-      svg('line', { x1: this.px(i), y1: start, x2: this.px(i), y2: end }, grid);
-      svg('line', { x1: start, y1: this.py(i), x2: end, y2: this.py(i) }, grid);
+    for (let i = -this.wrap; i <= this.size - 1 + this.wrap; i++) {
+      lines.push(markup('line', { x1: this.px(i), y1: start, x2: this.px(i), y2: end }));
+      lines.push(markup('line', { x1: start, y1: this.py(i), x2: end, y2: this.py(i) }));
     }
-    if (!this.torus) {
-      svg('rect', { class: 'grid-edge', x: start, y: start, width: span, height: span }, grid);
-    }
-    const stars = svg('g', { class: 'stars' }, this.root);
+    if (!this.torus) lines.push(markup('rect', { class: 'grid-edge', x: start, y: start, width: span, height: span }));
+    const stars = [];
     for (const vertex of starPoints(this.size)) {
-      for (const [c, r] of this.positions(vertex)) {
-        svg('circle', { cx: this.px(c), cy: this.py(r), r: CELL * 0.1 }, stars);
-      }
+      for (const [c, r] of this.positions(vertex)) stars.push(markup('circle', { cx: this.px(c), cy: this.py(r), r: CELL * 0.1 }));
     }
+    return markup('g', { class: 'grid' }, lines.join('')) + markup('g', { class: 'stars' }, stars.join(''));
   }
 
   // On a torus: a veil over the repeated rows and columns, and a dashed line
   // along the seam, so the real board stands out and the wrap stays visible.
-  buildVeil(extent) {
+  veilMarkup(extent) {
     const half = CELL / 2;
     const inner0 = this.px(0) - half;
     const inner1 = this.px(this.size - 1) + half;
     const path = `M0 0H${extent}V${extent}H0Z M${inner0} ${inner0}V${inner1}H${inner1}V${inner0}Z`;
-    svg('path', { class: 'torus-veil', d: path, 'fill-rule': 'evenodd' }, this.root);
-    svg('rect', { class: 'torus-seam', x: inner0, y: inner0, width: inner1 - inner0, height: inner1 - inner0 }, this.root);
+    return markup('path', { class: 'torus-veil', d: path, 'fill-rule': 'evenodd' })
+      + markup('rect', { class: 'torus-seam', x: inner0, y: inner0, width: inner1 - inner0, height: inner1 - inner0 });
   }
 
-  buildLabels() {
-    const labels = svg('g', { class: 'coords' }, this.root);
+  labelsMarkup() {
+    const labels = [];
     const n = this.size;
     const far = MARGIN + (n - 1 + 2 * this.wrap) * CELL;
     for (let i = -this.wrap; i < n + this.wrap; i++) {
@@ -206,32 +225,34 @@ export class Board {
       const letter = columnLetter(mod(i + this.shiftX, n));
       const number = String(mod(i + this.shiftY, n) + 1);
       const cls = wrapCopy ? 'coord wrap' : 'coord';
-      for (const y of [LABEL_INSET, far + MARGIN - LABEL_INSET]) {
-        svg('text', { class: cls, x: this.px(i), y }, labels).textContent = letter;
-      }
-      for (const x of [LABEL_INSET, far + MARGIN - LABEL_INSET]) {
-        svg('text', { class: cls, x, y: this.py(i) }, labels).textContent = number;
-      }
+      for (const y of [LABEL_INSET, far + MARGIN - LABEL_INSET]) labels.push(markup('text', { class: cls, x: this.px(i), y }, letter));
+      for (const x of [LABEL_INSET, far + MARGIN - LABEL_INSET]) labels.push(markup('text', { class: cls, x, y: this.py(i) }, number));
     }
+    return markup('g', { class: 'coords' }, labels.join(''));
   }
 
-  buildHitTargets() {
-    const hits = svg('g', { class: 'hits' }, this.root);
+  // One transparent square per display point, data-column and data-row
+  // giving its place (wrap copies included) and data-vertex the real point;
+  // the listeners sit once on the SVG (see the constructor).
+  hitsMarkup() {
+    const hits = [];
     const n = this.size;
     for (let c = -this.wrap; c < n + this.wrap; c++) {
       for (let r = -this.wrap; r < n + this.wrap; r++) {
         const wrapCopy = c < 0 || c >= n || r < 0 || r >= n;
-        const vertex = this.realVertex(c, r);
-        const target = svg('rect', {
+        hits.push(markup('rect', {
           class: wrapCopy ? 'hit wrap' : 'hit',
           x: this.px(c) - CELL / 2, y: this.py(r) - CELL / 2, width: CELL, height: CELL,
-          'data-vertex': vertex,
-        }, hits);
-        target.addEventListener('click', () => this.pick(vertex));
-        target.addEventListener('pointerenter', () => this.showHover(c, r, vertex));
+          'data-vertex': this.realVertex(c, r), 'data-column': c, 'data-row': r,
+        }));
       }
     }
-    hits.addEventListener('pointerleave', () => this.hideHover());
+    return markup('g', { class: 'hits' }, hits.join(''));
+  }
+
+  // The click target under an event, or null.
+  static hitOf(event) {
+    return event.target?.closest?.('.hit') ?? null;
   }
 
   pick(vertex) {

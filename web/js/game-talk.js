@@ -52,13 +52,15 @@ export class GameTalk {
   // seat(): {color, token} of the seat the page acts for, or null.
   // For a rematch this device offered, withdraw() (true once done) takes
   // the place of cancelling, and cancelledWording() words the end.
-  constructor({ gameId, seat, hotseat, onNotice, withdraw = null, cancelledWording = () => null }) {
+  // waitForFeed: the page opens a live feed and calls feedStarted() once
+  // it is up (talk.js reads the chat then).
+  constructor({ gameId, seat, hotseat, onNotice, withdraw = null, cancelledWording = () => null, waitForFeed = false }) {
     Object.assign(this, { gameId, seat, onNotice, withdraw, cancelledWording });
     const details = document.createElement('details');
     details.id = 'talk-panel';
     details.className = 'panel fold';
     document.querySelector('.side-column')?.prepend(details);
-    this.panel = new TablePanel(details, { gameId, seat, hotseat });
+    this.panel = new TablePanel(details, { gameId, seat, hotseat, waitForFeed });
     this.cancelButton = document.createElement('button');
     this.cancelButton.type = 'button';
     this.cancelButton.id = 'cancel-game';
@@ -86,6 +88,10 @@ export class GameTalk {
   // After a reconnect: what was said meanwhile.
   resync() {
     this.panel.refresh();
+  }
+
+  feedStarted() {
+    this.panel.feedStarted();
   }
 
   cancellable(view) {

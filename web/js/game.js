@@ -11,11 +11,11 @@
 // clocks tick from each view's snapshot (clock.js).
 
 import { initPage, copyFrom, errorMessage, markReady, showNotice, clearNotice } from './page.js';
-import { t, onLanguageChange } from './i18n.js';
+import { t, onLanguageChange, prepareNumbers } from './i18n.js';
 import { api } from './api.js';
 import { LiveFeed } from './live.js';
 import { GameState, opponentOf, isPlayer, isMyTurn, computerToMove } from './game-state.js';
-import { findSeats } from './game-seats.js';
+import { readSeatLinks, likelySeatToken, findSeats } from './game-seats.js';
 import { Board } from './board.js';
 import { RefereeLog } from './referee-log.js';
 import { ReplayControls } from './replay.js';
@@ -40,6 +40,8 @@ const LIVE_POLL_MS = 2000;
 
 const state = new GameState();
 let seats = {};
+// {token: view} of the seat links this visit opened (game-seats.js).
+let linkViews = {};
 let hotseat = false;
 let activeColor = null;
 let busy = false;
@@ -103,12 +105,21 @@ function visibleStone(view, vertex) {
 
 // ---- who is looking --------------------------------------------------------
 
-async function fetchView(color) {
+// The view of a seat (a spectator's when color is null); a seat link's view,
+// read moments ago to learn its colour, is used once instead of asked again.
+// A refused token leaves the seat (onProblem hears why) for a spectator's view.
+async function fetchView(color, onProblem) {
+  const token = color ? seats[color] : null;
+  const known = token ? linkViews[token] : null;
+  if (known) {
+    delete linkViews[token];
+    return known;
+  }
   try {
-    return await api.view(gameId, color ? seats[color] : null);
+    return await api.view(gameId, token);
   } catch (error) {
     if (color && (error.code === 'bad_token' || error.status === 403)) {
-      notice(errorMessage(error));
+      onProblem(() => errorMessage(error));
       delete seats[color];
       return api.view(gameId, null);
     }
@@ -427,6 +438,8 @@ function startLive() {
     onOther: (message) => talk.onFrame(message),
     onStatus: (status) => {
       if (status === 'live' && socketWasDown) talk.resync();
+      // Up, or trying another way: the chat's first read is due.
+      if (status !== 'connecting') talk.feedStarted();
       socketWasDown = status !== 'live';
       showConnection(status);
     },
@@ -516,7 +529,6 @@ function setupModules() {
   });
   log = new RefereeLog($('log'), $('log-empty'));
   clocks = new GameClocks($('clocks'), { onTick: renderClaim });
-  notes = new Notes(gameId, () => { if (!curtain.up) render(); });
   replay = new ReplayControls({
     slider: $('replay-slider'),
     first: $('replay-first'),
@@ -550,17 +562,37 @@ function setupModules() {
   });
 }
 
-async function loadInitialView() {
+// The seat the page first asks the view of: the one seat, Black in
+// hot-seat, none for a spectator.
+function firstColor() {
   const colors = Object.keys(seats);
-  hotseat = colors.length === 2;
-  activeColor = colors.length === 1 ? colors[0] : hotseat ? 'black' : null;
-  let view = await fetchView(activeColor);
+  if (colors.length === 2) return 'black';
+  return colors.length === 1 ? colors[0] : null;
+}
+
+async function loadInitialView(onProblem) {
+  hotseat = Object.keys(seats).length === 2;
+  activeColor = firstColor();
+  let view = await fetchView(activeColor, onProblem);
   if (hotseat && !view.over && view.to_move !== activeColor) {
     activeColor = view.to_move;
-    view = await fetchView(activeColor);
+    view = await fetchView(activeColor, onProblem);
   }
   if (!isPlayer(view)) activeColor = null;
   return view;
+}
+
+// Who is looking and what they see: the seats this visit holds, then the
+// view of the one the page acts for, as {view} or {error}. It runs while
+// the words load, so each problem comes as a wording for onProblem, to be
+// shown once they are there.
+async function openGame(links, onProblem) {
+  try {
+    ({ seats, views: linkViews } = await findSeats(gameId, links, onProblem));
+    return { view: await loadInitialView(onProblem) };
+  } catch (error) {
+    return { error };
+  }
 }
 
 async function main() {
@@ -569,17 +601,26 @@ async function main() {
   addEventListener('hashchange', () => {
     if (/(^|[#&])(seat|invite)=/.test(location.hash)) location.reload();
   });
+  // The game's own requests go out first and the words load meanwhile. The
+  // likely seat's notes are asked for alongside its view (they are drawn
+  // with it); should the page end up with another seat (a refused link,
+  // hot-seat) or none, that one's are read below instead.
+  const links = readSeatLinks();
+  const problems = [];
+  const opening = gameId ? openGame(links, (wording) => problems.push(wording)) : null;
+  notes = new Notes(gameId, render);
+  const notesToken = gameId ? likelySeatToken(gameId, links) : null;
+  const notesRead = notesToken ? notes.load(notesToken).catch(() => {}) : null;
   await initPage();
   setupModules();
   if (!gameId) {
     fatal(t('error.not_found'));
     return;
   }
-  seats = await findSeats(gameId, notice);
-  let view;
-  try {
-    view = await loadInitialView();
-  } catch (error) {
+  prepareNumbers();
+  const { view, error } = await opening;
+  for (const wording of problems) notice(wording());
+  if (error) {
     fatal(errorMessage(error));
     return;
   }
@@ -590,10 +631,11 @@ async function main() {
   }
   board.configure(view.game.settings);
   $('watch-link').value = `${location.origin}/g/${encodeURIComponent(gameId)}`;
-  if (activeToken()) await notes.load(activeToken()).catch(() => {});
+  if (activeToken() === notesToken) await notesRead;
+  else await notes.load(activeToken()).catch(() => {});
   state.accept(view);
   talk = new GameTalk({
-    gameId, hotseat, onNotice: notice,
+    gameId, hotseat, onNotice: notice, waitForFeed: !hotseat,
     withdraw: offeredRematch(gameId) ? () => withdrawRematch(gameId, notice) : null,
     cancelledWording: () => cancelledRematchWording(gameId),
     seat: () => (seated() ? { color: activeColor, token: activeToken() } : null),

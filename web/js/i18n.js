@@ -15,6 +15,29 @@ let language = FALLBACK;
 let dictionary = {};
 let fallbackDictionary = {};
 const listeners = new Set();
+// The language's number format and plural rules, each made once per
+// language and only when first needed: building an Intl object costs far
+// more than using one (the first number format of a fresh page, some tens
+// of milliseconds), and a game page formats dozens of numbers.
+let intl = { lang: null, numbers: null, plurals: null };
+
+function intlFor(lang) {
+  if (intl.lang !== lang) intl = { lang, numbers: null, plurals: null };
+  return intl;
+}
+
+function numberFormat() {
+  const cache = intlFor(language);
+  cache.numbers ??= new Intl.NumberFormat(language, { maximumFractionDigits: 1 });
+  return cache.numbers;
+}
+
+// Makes the number format now: a page that will show numbers calls it at
+// a moment it would otherwise be idle (game-early.js, while modules load),
+// so the cost is not paid when it draws.
+export function prepareNumbers() {
+  numberFormat();
+}
 
 async function fetchDictionary(lang) {
   const response = await fetch(`/web/i18n/${lang}.json`);
@@ -44,8 +67,18 @@ async function load(lang) {
   document.documentElement.lang = lang;
 }
 
+let starting = null;
+
+// Starts loading the words of the chosen language, once; initI18n() waits
+// for the same load. A page may call it from a small first script, so the
+// words arrive while its other modules still load (game-early.js).
+export function startI18n() {
+  starting ??= load(chooseLanguage());
+  return starting;
+}
+
 export async function initI18n() {
-  await load(chooseLanguage());
+  await startI18n();
   translateTree(document);
 }
 
@@ -75,11 +108,13 @@ function lookup(table, key) {
 }
 
 export function formatNumber(value) {
-  return new Intl.NumberFormat(language, { maximumFractionDigits: 1 }).format(value);
+  return numberFormat().format(value);
 }
 
 function pluralForm(entry, count) {
-  const category = new Intl.PluralRules(language).select(count);
+  const cache = intlFor(language);
+  cache.plurals ??= new Intl.PluralRules(language);
+  const category = cache.plurals.select(count);
   return entry[category] ?? entry.other;
 }
 

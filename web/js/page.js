@@ -1,7 +1,7 @@
 // What every page shares: translations, the remembered language switcher,
-// the footer with the server's version and commit (GET /api/health), the
-// notice line (#notice), a copy-to-clipboard helper for the share links and
-// the wording of API errors.
+// the footer with the server's version and commit (GET /api/health, asked
+// once the page is ready), the notice line (#notice), a copy-to-clipboard
+// helper for the share links and the wording of API errors.
 
 import { initI18n, setLanguage, currentLanguage, onLanguageChange, t } from './i18n.js';
 import { api } from './api.js';
@@ -40,7 +40,6 @@ export async function initPage() {
   await initI18n();
   wireLanguageSwitch();
   renderFooter();
-  loadBuild();
 }
 
 let noticeTimer = null;
@@ -90,8 +89,15 @@ export function errorMessage(error) {
   return t('error.server', { message: error.message || error.code });
 }
 
+let buildAsked = false;
+
 // Marks the page as ready (content rendered) with the milliseconds since the
 // navigation started: the end-to-end tests wait for it and check the time.
+// Only then is the server's version asked for: the footer, at the bottom,
+// is the least urgent part of any page.
 export function markReady() {
   document.documentElement.dataset.ready = String(Math.round(performance.now()));
+  if (buildAsked) return;
+  buildAsked = true;
+  loadBuild();
 }

@@ -41,13 +41,17 @@ const emptyRoom = () => ({ messages: [], last: 0, readable: false, unread: 0 });
 export class TablePanel {
   // root: an empty <details> element. seat(): {color, token} of the seat
   // this page acts for now (null for a spectator); hotseat: this device
-  // holds both seats.
-  constructor(root, { gameId, seat, hotseat = false }) {
+  // holds both seats. waitForFeed: the page opens a live feed, whose socket
+  // sends only what is said after its hello; the first read then waits for
+  // feedStarted(), so one read, right after the hello, misses nothing.
+  constructor(root, { gameId, seat, hotseat = false, waitForFeed = false }) {
     this.root = root;
     root.hidden = true;
     this.gameId = gameId;
     this.seat = seat;
     this.hotseat = hotseat;
+    // 'waiting' (reads are held), 'held' (one is due) or 'started'.
+    this.feed = waitForFeed ? 'waiting' : 'started';
     this.state = {
       view: null,
       rooms: { players: emptyRoom(), spectators: emptyRoom() },
@@ -89,9 +93,21 @@ export class TablePanel {
     if (message.type === 'chat' && message.message) this.addMessages([message.message], true);
   }
 
+  // The live feed is up (or gave up on its socket for now): do the read
+  // held until then.
+  feedStarted() {
+    const due = this.feed === 'held';
+    this.feed = 'started';
+    if (due) this.refresh();
+  }
+
   // Fetches what the readable rooms hold past what the panel has (after a
   // reconnect, at the end of the game, on first load).
   async refresh() {
+    if (this.feed !== 'started') {
+      this.feed = 'held';
+      return;
+    }
     if (!this.state.view || this.state.view.cancelled) return;
     const after = { players: this.state.rooms.players.last, spectators: this.state.rooms.spectators.last };
     try {
