@@ -46,6 +46,11 @@ test('a rematch offer is withdrawn and declined live on both pages', async () =>
   assert.match(await offerer.textContent('#waiting'), /Rematch offered: waiting for your opponent/);
   await screenshot(offerer, 'rematch-offered-offerer');
   assert.equal((await offerer.textContent('#cancel-game')).trim(), 'Withdraw the offer');
+  // On a phone too, the way out of the offer is on the first screen.
+  await offerer.setViewportSize(SIZES.phone);
+  await assertOnFirstScreen(offerer, '#cancel-game', 'the offerer on a phone');
+  await screenshot(offerer, 'rematch-offered-offerer-phone');
+  await offerer.setViewportSize(SIZES.desktop);
   await bannerShown(opponent);
   assert.match(await opponent.textContent('#rematch-offer'), /Your opponent offers a rematch/);
 
@@ -96,6 +101,7 @@ test('the rematch states fit the screen in every language, for the screenshots',
       await bannerShown(opponent);
       assert.equal(await opponent.textContent('#rematch-offer-text'), dict[lang].rematch.offered);
       await checkFits(opponent, `${lang} ${size} offered`);
+      await assertOnFirstScreen(opponent, '#rematch-accept', `${lang} ${size} offered`);
       await screenshot(opponent, `rematch-offered-${lang}-${size}`);
       assert.equal((await rematch('withdraw')).status, 200);
       await bannerGone(opponent);
@@ -108,7 +114,18 @@ test('the rematch states fit the screen in every language, for the screenshots',
   }
 });
 
-// No sideways scrolling, and the offer's buttons on the first screen.
+// The element is inside the viewport of a page not scrolled.
+async function assertOnFirstScreen(page, selector, label) {
+  const box = await page.evaluate((sel) => {
+    scrollTo(0, 0);
+    const r = document.querySelector(sel).getBoundingClientRect();
+    return { top: r.top, bottom: r.bottom, height: innerHeight, shown: r.height > 0 };
+  }, selector);
+  assert.ok(box.shown && box.top >= 0 && box.bottom <= box.height,
+            `${label}: ${selector} is not on the first screen (${box.top}..${box.bottom} of ${box.height})`);
+}
+
+// No sideways scrolling.
 async function checkFits(page, label) {
   const { scrollWidth, width } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, width: innerWidth }));
   assert.equal(scrollWidth, width, `${label}: page wider than the viewport`);
