@@ -91,11 +91,9 @@ static void think_and_play(computer *cq, game *g, uint64_t seed, const atomic_in
         if (decision == 0) {
             first_turn = turn->vw.turn;
             game_set_computer_pace(g, atomic_load(share)); /* a turn begins: tell its share */
-        } else if (turn->vw.turn != first_turn) {
-            free(turn->obs);
-            break;
         }
-        outcome = play_choice(cq, g, turn, refusals, seed + (uint64_t)decision, share);
+        if (turn->vw.turn != first_turn) outcome = CHOICE_STOP; /* the opponent began the next turn */
+        else outcome = play_choice(cq, g, turn, refusals, seed + (uint64_t)decision, share);
         if (outcome == CHOICE_REFUSED) refusals++;
         free(turn->obs);
     }
