@@ -71,19 +71,28 @@ static bool read_body(http_request *rq) {
     return true;
 }
 
+/* True for GET and HEAD; otherwise answers 405 and returns false. */
+static bool get_only(http_request *rq) {
+    if (!strcmp(rq->method, "GET") || rq->head) return true;
+    http_send_method_not_allowed(rq, "GET, HEAD");
+    return false;
+}
+
+/* 200 {"status": status, "version", "commit"}: the probes' answer. */
+static void send_probe_status(http_request *rq, const char *status) {
+    char body[256];
+    int n = snprintf(body, sizeof body, "{\"status\":\"%s\",\"version\":\"%s\",\"commit\":\"%s\"}", status,
+                     pg_version, pg_commit);
+    http_send_json(rq, 200, body, (size_t)n);
+}
+
 static void handle_health(http_request *rq) {
-    if (strcmp(rq->method, "GET") && !rq->head) {
-        http_send_method_not_allowed(rq, "GET, HEAD");
-        return;
-    }
+    if (!get_only(rq)) return;
     if (store_ping(rq->srv->st) != STORE_OK) {
         http_send_error(rq, 503, "unavailable", "The database does not answer.");
         return;
     }
-    char body[256];
-    int n = snprintf(body, sizeof body, "{\"status\":\"ok\",\"version\":\"%s\",\"commit\":\"%s\"}",
-                     pg_version, pg_commit);
-    http_send_json(rq, 200, body, (size_t)n);
+    send_probe_status(rq, "ok");
 }
 
 /* GET /api/live: 200 as long as this process answers HTTP, without asking
@@ -94,21 +103,11 @@ static void handle_health(http_request *rq) {
  * cut the requests in flight (502) instead of letting each server answer
  * its 503 and carry on the moment the database is back. */
 static void handle_live(http_request *rq) {
-    if (strcmp(rq->method, "GET") && !rq->head) {
-        http_send_method_not_allowed(rq, "GET, HEAD");
-        return;
-    }
-    char body[256];
-    int n = snprintf(body, sizeof body, "{\"status\":\"live\",\"version\":\"%s\",\"commit\":\"%s\"}",
-                     pg_version, pg_commit);
-    http_send_json(rq, 200, body, (size_t)n);
+    if (get_only(rq)) send_probe_status(rq, "live");
 }
 
 static void handle_metrics(http_request *rq) {
-    if (strcmp(rq->method, "GET") && !rq->head) {
-        http_send_method_not_allowed(rq, "GET, HEAD");
-        return;
-    }
+    if (!get_only(rq)) return;
     metrics_gauges g = { 0 };
     games_count(rq->srv->gm, &g.games_loaded, &g.games_in_play);
     g.websockets = hub_open_count(rq->srv->hb);
