@@ -597,7 +597,9 @@ games_status games_rematch_end(games *gm, game *g, int color, bool withdraw) {
     else st = game_cancel(ng, color_other(offerer));
     /* Accepted meanwhile: the cancel finds the seat taken (SEAT_TAKEN). */
     if (st == GAMES_CANCELLED) st = GAMES_NO_REMATCH;
-    if (st == GAMES_OK || (st == GAMES_NO_REMATCH && !offerer)) game_set_rematch_cancelled(g, existing);
+    /* Our cancel marked g already (the registry's listener); one made
+     * elsewhere may not have reached g yet. */
+    if (st == GAMES_NO_REMATCH && !offerer) game_set_rematch_cancelled(g, existing);
     game_release(ng);
     return st;
 }
