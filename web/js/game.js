@@ -11,7 +11,7 @@
 // clocks tick from each view's snapshot (clock.js).
 
 import { initPage, copyFrom, errorMessage, markReady, showNotice, clearNotice } from './page.js';
-import { t, onLanguageChange, prepareNumbers } from './i18n.js';
+import { t, onLanguageChange } from './i18n.js';
 import { api } from './api.js';
 import { LiveFeed } from './live.js';
 import { GameState, opponentOf, isPlayer, isMyTurn, computerToMove } from './game-state.js';
@@ -617,7 +617,6 @@ async function main() {
     fatal(t('error.not_found'));
     return;
   }
-  prepareNumbers();
   const { view, error } = await opening;
   for (const wording of problems) notice(wording());
   if (error) {
