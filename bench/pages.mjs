@@ -15,10 +15,6 @@
 // median and the slowest load of each kind and the medians' ratio to the
 // reference's.
 //
-// A page that lists its modules in <link rel="modulepreload"> (the game
-// page) is also checked against the modules it really loads: a stale list
-// is said under the table (it costs time, not correctness).
-//
 // It runs build/phantomgo (or PHANTOMGO_BIN) and Debian's Chromium through
 // the tests' playwright-core (tests/node_modules, installed by make test or
 // `cd tests && npm ci`).
@@ -83,29 +79,14 @@ async function readyOn(page, url) {
   return Number(await page.getAttribute('html', 'data-ready'));
 }
 
-// What differs between the page's modulepreload list and the modules it
-// loaded: {missing, unused}, or null for a page without such a list.
-function preloadMismatch(page) {
-  return page.evaluate(() => {
-    const listed = [...document.querySelectorAll('link[rel="modulepreload"], script[type="module"][src]')]
-      .map((node) => new URL(node.href || node.src, location.href).pathname);
-    if (!document.querySelector('link[rel="modulepreload"]')) return null;
-    const loaded = performance.getEntriesByType('resource').map((entry) => new URL(entry.name).pathname)
-      .filter((path) => path.startsWith('/web/js/'));
-    return { missing: loaded.filter((path) => !listed.includes(path)), unused: listed.filter((path) => !loaded.includes(path)) };
-  });
-}
-
-// [first visit, return visit] of url, in a context of its own, and the
-// page's preload mismatch (after the first visit).
+// [first visit, return visit] of url, in a context of its own.
 async function visits(browser, url) {
   const context = await browser.newContext({ viewport: { width: 1366, height: 768 }, locale: 'en-US' });
   const page = await context.newPage();
   const first = await readyOn(page, url);
-  const mismatch = await preloadMismatch(page);
   const again = await readyOn(page, url);
   await context.close();
-  return [first, again, mismatch];
+  return [first, again];
 }
 
 function median(values) {
@@ -141,14 +122,9 @@ async function main() {
     console.log('| page | first visit | return visit | ratio to reference, first / return | within budget |');
     console.log('|---|---|---|---|---|');
     let floor = [1, 1];
-    const stale = [];
     for (const [name, url] of pages) {
       const runs = [];
       for (let i = 0; i < LOADS; i++) runs.push(await visits(browser, url));
-      const mismatch = runs[0][2];
-      if (mismatch && (mismatch.missing.length || mismatch.unused.length)) {
-        stale.push(`${name}: modulepreload misses [${mismatch.missing.join(' ')}], lists unused [${mismatch.unused.join(' ')}]`);
-      }
       const kinds = [0, 1].map((k) => runs.map((run) => run[k]));
       const mids = kinds.map(median);
       if (name.startsWith('reference')) floor = mids.map((m) => Math.max(m, 1));
@@ -157,7 +133,6 @@ async function main() {
       const cells = kinds.map((times, k) => `${mids[k]} (${Math.max(...times)})`).join(' | ');
       console.log(`| ${name} | ${cells} | ${ratios} | ${worst < BUDGET_MS ? 'yes' : 'NO'} |`);
     }
-    for (const line of stale) console.log(`pages: stale preload list: ${line}`);
   } finally {
     await browser.close();
     reference.server.close();
