@@ -27,6 +27,9 @@ async function waitFor(check, what, ms = 20000) {
   throw new Error(`timed out waiting for ${what}`);
 }
 
+// call(), with a connection cut as an answer of status 0.
+const callOrCut = (...args) => call(...args).catch((e) => ({ status: 0, text: `connection cut: ${e.code ?? e.message}` }));
+
 // Plays one hotseat game until stop.now, recording every 200 and 503.
 // A connection cut is recorded as status 0 among the unexpected answers.
 async function play(url, g, random, stop) {
@@ -34,8 +37,7 @@ async function play(url, g, random, stop) {
   while (!stop.now) {
     const vertex = free[Math.floor(random() * free.length)];
     const body = { seq: g.seq + 1, action: 'attempt', vertex };
-    const res = await call(url, 'POST', `/api/v1/games/${g.id}/actions`, { token: g.tokens[g.toMove], body })
-      .catch((e) => ({ status: 0, text: `connection cut: ${e.code ?? e.message}` }));
+    const res = await callOrCut(url, 'POST', `/api/v1/games/${g.id}/actions`, { token: g.tokens[g.toMove], body });
     if (res.status === 200) {
       g.acked.push(res.json.event);
       g.seq = res.json.event.seq;
@@ -45,8 +47,7 @@ async function play(url, g, random, stop) {
       g.unavailable++;
       await new Promise((r) => setTimeout(r, 200));       // a client's back-off
     } else if (res.status === 409 && res.json?.error?.code === 'stale_seq') {
-      const view = await call(url, 'GET', `/api/v1/games/${g.id}`, { token: g.tokens.black })
-        .catch((e) => ({ status: 0, text: `connection cut: ${e.code ?? e.message}` }));
+      const view = await callOrCut(url, 'GET', `/api/v1/games/${g.id}`, { token: g.tokens.black });
       if (view.status === 200) {
         g.seq = view.json.seq;
         g.toMove = view.json.to_move;
