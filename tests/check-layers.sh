@@ -140,6 +140,12 @@ for a in $modules; do
         fi
     done
 done
+# JSON text becomes cJSON values only in wire/json_parse.c, which refuses
+# nesting that would overflow a worker's stack and strings cut at U+0000:
+# a cJSON_Parse call anywhere else in src/ would bypass both.
+stray=$(grep -rln 'cJSON_Parse' src --include='*.c' | grep -v '^src/wire/json_parse\.c$')
+if [ -z "$stray" ]; then pass=$((pass + 1))
+else failed "cJSON_Parse outside src/wire/json_parse.c (use json_parse()): $(echo $stray)"; fi
 # Within the server, no circle among its files either, in the include graph
 # or in the graph of calls between objects (scripts/server-circles.py).
 if circles=$(python3 scripts/server-circles.py "${objdir%/obj}" 2>&1); then pass=$((pass + 1))

@@ -25,6 +25,7 @@
 #include "engine/referee.h"
 #include "engine/vertex.h"
 #include "wire/event_json.h"
+#include "wire/json_parse.h"
 #include "wire/settings_json.h"
 
 #define ERR_LEN 160
@@ -70,9 +71,10 @@ static refusal action_from_text(const referee *r, const char *text, action *out)
 /* Judges one action line and prints its answer(s). Returns false, with a
  * message in err, if the line is bad input. */
 static bool handle_action_line(referee *r, const char *line, char *err) {
-    cJSON *json = cJSON_ParseWithOpts(line, NULL, 1);
+    json_parse_status parsed;
+    cJSON *json = json_parse_str(line, &parsed);
     if (!json) {
-        snprintf(err, ERR_LEN, "not valid JSON");
+        snprintf(err, ERR_LEN, "%s", parsed == JSON_PARSE_SYNTAX ? "not valid JSON" : json_parse_message(parsed));
         return false;
     }
     if (!cJSON_IsString(json)) {

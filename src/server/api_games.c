@@ -23,6 +23,7 @@
 #include "util/strbuf.h"
 #include "wire/clock_json.h"
 #include "wire/json_number.h"
+#include "wire/json_parse.h"
 #include "wire/qr_svg.h"
 #include "wire/settings_json.h"
 #include "wire/chat_json.h"
@@ -95,12 +96,17 @@ static void send_owned_cjson(http_request *rq, int status, cJSON *o) {
 
 /* ---- request helpers ----------------------------------------------------- */
 
-/* The body as a JSON object, or NULL after answering 400 bad_json. */
+/* The body as a JSON object, or NULL after answering 400: bad_request
+ * for JSON past json_parse's limits (too deep, U+0000), else bad_json. */
 static cJSON *body_object(http_request *rq) {
-    cJSON *o = rq->body_len ? cJSON_ParseWithLength(rq->body, rq->body_len) : NULL;
+    json_parse_status why = JSON_PARSE_SYNTAX;
+    cJSON *o = rq->body_len ? json_parse(rq->body, rq->body_len, &why) : NULL;
     if (cJSON_IsObject(o)) return o;
     cJSON_Delete(o);
-    http_send_error(rq, 400, "bad_json", "The body must be a JSON object.");
+    if (why == JSON_PARSE_TOO_DEEP || why == JSON_PARSE_NUL)
+        http_send_error(rq, 400, "bad_request", json_parse_message(why));
+    else
+        http_send_error(rq, 400, "bad_json", "The body must be a JSON object.");
     return NULL;
 }
 
@@ -585,7 +591,7 @@ static char *ghosts_from(http_request *rq, const cJSON *o, int size) {
 /* {"ghosts":[..]} from the stored array text (NULL: none saved yet). */
 static cJSON *ghosts_answer(const char *ghosts) {
     cJSON *o = cJSON_CreateObject();
-    cJSON *list = ghosts ? cJSON_Parse(ghosts) : cJSON_CreateArray();
+    cJSON *list = ghosts ? json_parse_str(ghosts, NULL) : cJSON_CreateArray();
     if (cJSON_IsArray(list) && cJSON_AddItemToObject(o, "ghosts", list)) return o;
     cJSON_Delete(list);
     cJSON_Delete(o);

@@ -16,6 +16,7 @@
 #include "store/store_chat.h"
 #include "util/now.h"
 #include "wire/clock_json.h"
+#include "wire/json_parse.h"
 #include "wire/settings_json.h"
 
 /* ---- facts ----------------------------------------------------------------- */
@@ -83,7 +84,7 @@ bool game_idle(const game *g, int64_t now, int64_t idle_ms) {
  * computer games. */
 static bool read_options(game *g) {
     if (!mode_parse(g->row.mode, &g->mode)) return false;
-    cJSON *o = cJSON_Parse(g->row.options_json ? g->row.options_json : "{}");
+    cJSON *o = json_parse_str(g->row.options_json ? g->row.options_json : "{}", NULL);
     g->aid = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "deduction_aid"));
     if (!o || g->mode != MODE_COMPUTER) {
         cJSON_Delete(o);

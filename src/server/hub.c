@@ -31,6 +31,7 @@
 #include "server/lobby.h"
 #include "server/metrics.h"
 #include "wire/json_number.h"
+#include "wire/json_parse.h"
 
 enum { HELLO_TIMEOUT_MS = 10000, MESSAGE_MAX = 4096, WRITER_STACK = 256 * 1024 };
 /* Chat messages read from the store at a time for a socket catching up. */
@@ -528,10 +529,9 @@ static bool hello_viewer(hub_conn *hc, const cJSON *token, viewer *who, const ch
 }
 
 /* {"type":"hello","token":"..."|null,"since":N}: false with an error code. */
-static bool parse_hello(hub_conn *hc, const char *data, size_t len, const char **code, const char **msg) {
+static bool parse_hello(hub_conn *hc, const cJSON *o, const char **code, const char **msg) {
     *code = "bad_request";
     *msg = "The first message must be {\"type\":\"hello\",\"token\":..,\"since\":N}.";
-    cJSON *o = cJSON_ParseWithLength(data, len);
     const cJSON *type = cJSON_GetObjectItemCaseSensitive(o, "type");
     const cJSON *token = cJSON_GetObjectItemCaseSensitive(o, "token");
     const cJSON *since = cJSON_GetObjectItemCaseSensitive(o, "since");
@@ -552,20 +552,15 @@ static bool parse_hello(hub_conn *hc, const char *data, size_t len, const char *
         pthread_cond_signal(&hc->wake);
         pthread_mutex_unlock(&hc->lock);
     }
-    cJSON_Delete(o);
     return ok;
 }
 
 /* {"type":"ping"}: the page's heartbeat. Browsers cannot send WebSocket
  * ping frames, so it is a message of our own, answered on this socket by
  * the writer with {"type":"pong"}: the same path every update takes. */
-static bool is_ping(const char *data, size_t len) {
-    if (len > MESSAGE_MAX) return false;
-    cJSON *o = cJSON_ParseWithLength(data, len);
+static bool is_ping(const cJSON *o) {
     const cJSON *type = cJSON_GetObjectItemCaseSensitive(o, "type");
-    bool ping = cJSON_IsString(type) && !strcmp(type->valuestring, "ping");
-    cJSON_Delete(o);
-    return ping;
+    return cJSON_IsString(type) && !strcmp(type->valuestring, "ping");
 }
 
 static void wake_for_pong(hub_conn *hc) {
@@ -585,14 +580,27 @@ static int on_data(struct mg_connection *conn, int bits, char *data, size_t len,
         return 0;
     }
     if (opcode != MG_WEBSOCKET_OPCODE_TEXT) return 1; /* nothing else is expected */
+    if (len > MESSAGE_MAX) {
+        if (hc->hello_done) return 1; /* anything else after the hello is ignored */
+        send_error(hc, "body_too_large", "The message is too large.");
+        return 0;
+    }
+    json_parse_status why;
+    cJSON *o = json_parse(data, len, &why);
+    if (why == JSON_PARSE_TOO_DEEP || why == JSON_PARSE_NUL) {
+        send_error(hc, "bad_request", json_parse_message(why)); /* and close this socket only */
+        return 0;
+    }
     if (hc->hello_done) {
-        if (is_ping(data, len)) wake_for_pong(hc);
+        if (is_ping(o)) wake_for_pong(hc);
+        cJSON_Delete(o);
         return 1; /* anything else after the hello is ignored */
     }
     const char *code, *msg;
-    if (len > MESSAGE_MAX || !parse_hello(hc, data, len, &code, &msg)) {
-        send_error(hc, len > MESSAGE_MAX ? "body_too_large" : code,
-                   len > MESSAGE_MAX ? "The message is too large." : msg);
+    bool hello_ok = parse_hello(hc, o, &code, &msg);
+    cJSON_Delete(o);
+    if (!hello_ok) {
+        send_error(hc, code, msg);
         return 0;
     }
     if (hc->lobby) {

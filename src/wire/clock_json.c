@@ -12,6 +12,7 @@
 #include "engine/board.h"
 #include "engine/color.h"
 #include "wire/json_number.h"
+#include "wire/json_parse.h"
 
 typedef struct tc_field {
     const char *name;
@@ -121,7 +122,7 @@ bool time_control_from_json(const cJSON *obj, time_control *out, char *err, size
 }
 
 bool time_control_parse_json(const char *text, time_control *out, char *err, size_t errlen) {
-    cJSON *o = cJSON_Parse(text ? text : "");
+    cJSON *o = json_parse_str(text, NULL);
     bool ok = time_control_from_json(o, out, err, errlen);
     cJSON_Delete(o);
     return ok;

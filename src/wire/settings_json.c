@@ -10,6 +10,7 @@
 
 #include "engine/handicap.h"
 #include "wire/json_number.h"
+#include "wire/json_parse.h"
 
 typedef bool (*field_reader)(const cJSON *v, game_settings *s, bool *komi_set);
 
@@ -117,7 +118,7 @@ bool settings_from_json(const cJSON *obj, game_settings *out, char *err, size_t 
 }
 
 bool settings_parse_json(const char *text, game_settings *out, char *err, size_t errlen) {
-    cJSON *obj = cJSON_ParseWithOpts(text, NULL, 1);
+    cJSON *obj = json_parse_str(text, NULL);
     if (!obj) {
         snprintf(err, errlen, "settings are not valid JSON");
         return false;
