@@ -21,6 +21,7 @@
 #include "util/game_mode.h"
 #include "util/now.h"
 #include "util/strbuf.h"
+#include "util/utf8.h"
 #include "wire/clock_json.h"
 #include "wire/json_number.h"
 #include "wire/json_parse.h"
@@ -117,8 +118,8 @@ static bool fields_known(http_request *rq, const cJSON *o, const char *const *kn
         for (const char *const *k = known; *k && !ok; k++) ok = !strcmp(f->string, *k);
         for (const cJSON *g = o->child; ok && g != f; g = g->next) ok = strcmp(g->string, f->string) != 0;
         if (!ok) {
-            char msg[96];
-            snprintf(msg, sizeof msg, "Field '%.40s' is unknown or repeated.", f->string);
+            char name[48], msg[96];
+            snprintf(msg, sizeof msg, "Field '%s' is unknown or repeated.", utf8_excerpt(name, sizeof name, f->string, 40));
             http_send_error(rq, 400, "bad_request", msg);
             return false;
         }

@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "util/strbuf.h"
+#include "util/utf8.h"
 
 /* One policy for every response; HTML pages also name the WebSocket origin
  * of their host, for browsers whose 'self' does not cover ws:/wss:. */
@@ -149,15 +150,20 @@ void http_send_json(http_request *rq, int status, const char *json, size_t len) 
     http_send(rq, status, "application/json", NULL, "", json, len);
 }
 
-/* Error messages are our own constant strings, but they go through a JSON
- * escape anyway so a future message with a quote cannot break the body. */
+/* Error messages may quote a client's text (a field's name), so they go
+ * through a JSON escape, and a byte that does not start a valid UTF-8
+ * character becomes U+FFFD: the body is valid JSON and valid UTF-8 even if
+ * a message was cut badly or quoted raw bytes. */
 static void append_json_string(strbuf *sb, const char *s) {
     strbuf_puts(sb, "\"");
-    for (; *s; s++) {
+    while (*s) {
         unsigned char c = (unsigned char)*s;
+        int n = c < 0x80 ? 1 : utf8_char_len(s, strlen(s));
         if (c == '"' || c == '\\') strbuf_printf(sb, "\\%c", c);
         else if (c < 0x20) strbuf_printf(sb, "\\u%04x", c);
-        else strbuf_append(sb, s, 1);
+        else if (n == 0) strbuf_puts(sb, "\xef\xbf\xbd");
+        else strbuf_append(sb, s, (size_t)n);
+        s += n ? n : 1;
     }
     strbuf_puts(sb, "\"");
 }

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/utf8.h"
+
 const char *chat_room_name(int room) {
     return room == CHAT_ROOM_PLAYERS ? "players" : room == CHAT_ROOM_SPECTATORS ? "spectators" : NULL;
 }
@@ -130,7 +132,9 @@ static bool only_fields(const cJSON *body, const char *const *allowed, int count
         int i = 0;
         while (i < count && strcmp(f->string, allowed[i]) != 0) i++;
         if (i == count || seen[i]++) {
-            snprintf(err, errlen, "%s field \"%.40s\"", i == count ? "unknown" : "repeated", f->string);
+            char name[48];
+            snprintf(err, errlen, "%s field \"%s\"", i == count ? "unknown" : "repeated",
+                     utf8_excerpt(name, sizeof name, f->string, 40));
             return false;
         }
     }

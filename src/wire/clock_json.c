@@ -11,6 +11,7 @@
 
 #include "engine/board.h"
 #include "engine/color.h"
+#include "util/utf8.h"
 #include "wire/json_number.h"
 #include "wire/json_parse.h"
 
@@ -81,7 +82,9 @@ static bool read_field(const tc_type *t, const cJSON *f, time_control *out, unsi
                  spec->hi);
         return false;
     }
-    snprintf(err, errlen, "time_control: '%.40s' is not a field of type \"%s\"", f->string, t->name);
+    char name[48];
+    snprintf(err, errlen, "time_control: '%s' is not a field of type \"%s\"", utf8_excerpt(name, sizeof name, f->string, 40),
+             t->name);
     return false;
 }
 

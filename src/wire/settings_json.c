@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "engine/handicap.h"
+#include "util/utf8.h"
 #include "wire/json_number.h"
 #include "wire/json_parse.h"
 
@@ -94,7 +95,8 @@ bool settings_from_json(const cJSON *obj, game_settings *out, char *err, size_t 
         size_t i = 0;
         while (i < N_FIELDS && strcmp(fields[i].name, f->string)) i++;
         if (i == N_FIELDS) {
-            snprintf(err, errlen, "unknown setting \"%.40s\"", f->string);
+            char name[48];
+            snprintf(err, errlen, "unknown setting \"%s\"", utf8_excerpt(name, sizeof name, f->string, 40));
             return false;
         }
         if (seen[i]) {

@@ -10,6 +10,7 @@
 
 #include "engine/color.h"
 #include "engine/vertex.h"
+#include "util/utf8.h"
 #include "wire/clock_json.h"
 #include "wire/event_json.h"
 #include "wire/json_number.h"
@@ -297,7 +298,8 @@ static action_json_status check_fields(const cJSON *body, const cJSON **seq, con
                              : !strcmp(f->string, "vertex") ? vertex
                                                             : NULL;
         if (!slot) {
-            snprintf(err, errlen, "unknown field '%.40s'", f->string);
+            char name[48];
+            snprintf(err, errlen, "unknown field '%s'", utf8_excerpt(name, sizeof name, f->string, 40));
             return ACTION_JSON_BAD_REQUEST;
         }
         if (*slot) {
