@@ -380,7 +380,7 @@ static void send_created(http_request *rq, int status, const game_created *c) {
 
 static void create_game(http_request *rq) {
     if (!allow(rq, "POST")) return;
-    int retry = ratelimit_take(rq->srv->create_limit, rq->client, now_monotonic_ms());
+    int retry = ratelimit_take(rq->srv->create_limit, rq->client_key, now_monotonic_ms());
     if (retry > 0) {
         http_send_rate_limited(rq, retry);
         return;
@@ -783,11 +783,11 @@ static void read_chat(http_request *rq, game *g, viewer v) {
  * false after answering 429. */
 static bool chat_rate_ok(http_request *rq, game *g, viewer v) {
     char key[64];
-    if (v == VIEWER_SPECTATOR) snprintf(key, sizeof key, "spectator/%s", rq->client);
+    if (v == VIEWER_SPECTATOR) snprintf(key, sizeof key, "spectator/%s", rq->client_key);
     else snprintf(key, sizeof key, "%s/%d", game_id(g), (int)v);
     int64_t now = now_monotonic_ms();
     int retry = ratelimit_take(rq->srv->chat_speaker, key, now);
-    if (!retry) retry = ratelimit_take(rq->srv->chat_address, rq->client, now);
+    if (!retry) retry = ratelimit_take(rq->srv->chat_address, rq->client_key, now);
     if (retry > 0) http_send_rate_limited(rq, retry);
     return retry == 0;
 }

@@ -41,10 +41,13 @@ const char *http_reason_phrase(int status) {
     case 403: return "Forbidden";
     case 404: return "Not Found";
     case 405: return "Method Not Allowed";
+    case 408: return "Request Timeout";
     case 409: return "Conflict";
     case 411: return "Length Required";
     case 413: return "Payload Too Large";
     case 414: return "URI Too Long";
+    case 415: return "Unsupported Media Type";
+    case 422: return "Unprocessable Content";
     case 429: return "Too Many Requests";
     case 431: return "Request Header Fields Too Large";
     case 501: return "Not Implemented";
@@ -247,6 +250,7 @@ void http_request_init(http_request *rq, server_ctx *srv, struct mg_connection *
     rq->head = !strcmp(rq->method, "HEAD");
     rq->route = ROUTE_OTHER;
     client_address(rq);
+    ratelimit_key_of(rq->client, rq->client_key, sizeof rq->client_key);
 }
 
 int http_query_param(const http_request *rq, const char *name, char *out, size_t outlen) {

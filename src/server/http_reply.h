@@ -28,8 +28,10 @@ typedef struct http_request {
     const char *path;   /* decoded, dot segments removed */
     const char *query;  /* after '?', or NULL */
     char client[48];    /* client address (proxy-aware) */
+    char client_key[48]; /* what limits count it under: ratelimit_key_of(client) */
     char *body;         /* POST/PUT body, NUL-terminated; owned here */
     size_t body_len;
+    bool body_done; /* the body was read, or refused and the connection closes */
     bool head; /* HEAD: headers only */
     metrics_route route;
     int status; /* of the answer sent, 0 before */

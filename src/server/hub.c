@@ -49,7 +49,7 @@ typedef struct hub_conn {
     const char *refused; /* over a limit: closed at once, with this
                                    reason; NULL for an accepted socket */
     bool counted;        /* holds one of its address's sockets */
-    char client[48];     /* client address (proxy-aware) */
+    char client[48];     /* its address's key for the per-address cap (/64 for IPv6) */
 
     pthread_mutex_t lock; /* the fields below */
     pthread_cond_t wake;
@@ -438,7 +438,7 @@ static hub_conn *conn_new(hub *hb, struct mg_connection *conn, game *g, bool is_
     pthread_cond_init(&hc->wake, NULL);
     http_request rq;
     http_request_init(&rq, hb->srv, conn);
-    snprintf(hc->client, sizeof hc->client, "%s", rq.client);
+    snprintf(hc->client, sizeof hc->client, "%s", rq.client_key);
     if (atomic_fetch_add(&hb->open, 1) >= hb->srv->cfg.max_websockets) {
         atomic_fetch_sub(&hb->open, 1);
         hc->refused = "too many connections";

@@ -1,6 +1,7 @@
 /* ratelimit: sharded token buckets keyed by client address. See ratelimit.h. */
 #include "server/ratelimit.h"
 
+#include <arpa/inet.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdbool.h>
@@ -39,6 +40,19 @@ void ratelimit_free(ratelimit *rl) {
     if (!rl) return;
     for (int i = 0; i < SHARDS; i++) pthread_mutex_destroy(&rl->shards[i].lock);
     free(rl);
+}
+
+void ratelimit_key_of(const char *address, char *key, size_t keylen) {
+    struct in6_addr a6;
+    snprintf(key, keylen, "%s", address);
+    if (inet_pton(AF_INET6, address, &a6) != 1) return; /* IPv4, or not an address */
+    char text[INET6_ADDRSTRLEN];
+    if (IN6_IS_ADDR_V4MAPPED(&a6)) {
+        if (inet_ntop(AF_INET, &a6.s6_addr[12], text, sizeof text)) snprintf(key, keylen, "%s", text);
+        return;
+    }
+    memset(&a6.s6_addr[8], 0, 8);
+    if (inet_ntop(AF_INET6, &a6, text, sizeof text)) snprintf(key, keylen, "%s/64", text);
 }
 
 static uint64_t hash_key(const char *s) { /* FNV-1a */
