@@ -23,6 +23,7 @@
 
 #include "server/api_games.h"
 #include "server/games.h"
+#include "server/http_guard.h"
 #include "server/http_reply.h"
 #include "server/hub.h"
 #include "server/static.h"
@@ -30,45 +31,8 @@
 #include "util/strbuf.h"
 #include "version.h"
 
-enum { HTTP_DRAIN_MAX = 1024 * 1024 };
-
 static bool method_has_body(const char *m) {
     return !strcmp(m, "POST") || !strcmp(m, "PUT") || !strcmp(m, "PATCH") || !strcmp(m, "DELETE");
-}
-
-/* After a 413 the connection closes; closing with unread request bytes
- * makes the kernel reset it, which can destroy the answer before the client
- * reads it. So an honest client's remaining body (up to a bound) is read
- * and dropped first. */
-static void drain_body(http_request *rq) {
-    char buf[16384];
-    size_t total = 0;
-    int n;
-    while (total < HTTP_DRAIN_MAX && (n = mg_read(rq->conn, buf, sizeof buf)) > 0) total += (size_t)n;
-}
-
-/* Reads the whole body (Content-Length or chunked) up to HTTP_BODY_MAX.
- * False: it was larger, and a 413 has been sent. */
-static bool read_body(http_request *rq) {
-    rq->body = malloc(HTTP_BODY_MAX + 2);
-    if (!rq->body) {
-        http_send_error(rq, 503, "unavailable", "The server is out of memory; nothing changed.");
-        return false;
-    }
-    size_t len = 0;
-    for (;;) {
-        int n = mg_read(rq->conn, rq->body + len, HTTP_BODY_MAX + 1 - len);
-        if (n <= 0) break;
-        len += (size_t)n;
-        if (len > HTTP_BODY_MAX) {
-            http_send_error(rq, 413, "body_too_large", "The request body is over 16 KiB.");
-            drain_body(rq);
-            return false;
-        }
-    }
-    rq->body[len] = '\0';
-    rq->body_len = len;
-    return true;
 }
 
 /* True for GET and HEAD; otherwise answers 405 and returns false. */
@@ -120,7 +84,7 @@ static void handle_metrics(http_request *rq) {
 }
 
 static bool rate_limited(http_request *rq) {
-    int retry = ratelimit_take(rq->srv->api_limit, rq->client, now_monotonic_ms());
+    int retry = ratelimit_take(rq->srv->api_limit, rq->client_key, now_monotonic_ms());
     if (retry > 0) http_send_rate_limited(rq, retry);
     return retry > 0;
 }
@@ -137,15 +101,15 @@ static void handle_api(http_request *rq) {
         return;
     }
     if (rate_limited(rq)) return;
-    if (writes && !read_body(rq)) return;
+    if (writes && !(http_guard_json_write(rq) && http_guard_read_body(rq))) return;
     api_handle(rq);
 }
 
+/* A body declared too large is refused before anything else, unread (the
+ * connection then closes: see http_guard_finish). */
 static void dispatch(http_request *rq) {
-    long long declared = rq->ri->content_length;
-    if (declared > HTTP_BODY_MAX) {
+    if (rq->ri->content_length > HTTP_BODY_MAX) {
         http_send_error(rq, 413, "body_too_large", "The request body is over 16 KiB.");
-        if (declared <= HTTP_DRAIN_MAX) drain_body(rq);
         return;
     }
     if (!strncmp(rq->path, "/api/", 5)) handle_api(rq);
@@ -163,8 +127,12 @@ static int on_begin_request(struct mg_connection *conn) {
     http_request rq;
     http_request_init(&rq, srv, conn);
     if (is_websocket_upgrade(&rq) && hub_is_socket_path(rq.path) && !strcmp(rq.method, "GET")) {
-        int retry = ratelimit_take(srv->api_limit, rq.client, now_monotonic_ms());
-        if (retry == 0 && hub_address_full(srv->hb, rq.client)) {
+        if (!http_guard_origin_ok(&rq)) {
+            http_send_error(&rq, 403, "bad_origin", "WebSockets are open only to this site's own pages.");
+            return 403;
+        }
+        int retry = ratelimit_take(srv->api_limit, rq.client_key, now_monotonic_ms());
+        if (retry == 0 && hub_address_full(srv->hb, rq.client_key)) {
             http_send_error_extra(&rq, 429, "too_many_connections",
                                   "This address holds too many live connections; close one or retry later.",
                                   "Retry-After: 10\r\n");
@@ -178,6 +146,7 @@ static int on_begin_request(struct mg_connection *conn) {
     dispatch(&rq);
     double seconds = now_monotonic_s() - t0;
     if (rq.status == 0) http_send_error(&rq, 500, "internal", "The server could not answer.");
+    http_guard_finish(&rq);
     metrics_request(rq.route, rq.status, seconds);
     free(rq.body);
     return rq.status;
@@ -262,7 +231,13 @@ bool http_start(server_ctx *srv, char *err, size_t errlen) {
                               "max_request_size",
                               "16384",
                               NULL };
-    struct mg_callbacks cb = { .begin_request = on_begin_request,
+    if (!http_guard_init()) {
+        snprintf(err, errlen, "cannot set up the request deadline's signal");
+        return false;
+    }
+    struct mg_callbacks cb = { .init_connection = http_guard_connection_opened,
+                               .end_request = http_guard_request_ended,
+                               .begin_request = on_begin_request,
                                .http_error = on_http_error,
                                .log_message = on_log_message,
                                .connection_close = hub_connection_closed };

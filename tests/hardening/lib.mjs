@@ -8,6 +8,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
+import { strictUtf8 } from '../lib/http.mjs';
 import * as serverProcess from '../lib/server.mjs';
 
 export { BIN, ROOT } from '../lib/server.mjs';
@@ -36,10 +37,9 @@ export function request(base, method, urlPath, { body, token, headers = {}, raw,
   const u = new URL(urlPath, base);
   const payload = raw ?? (body === undefined ? undefined : JSON.stringify(body));
   const h = { Connection: 'close', ...headers };
-  if (payload !== undefined) {
-    h['Content-Type'] ??= 'application/json';
-    h['Content-Length'] ??= Buffer.byteLength(payload);
-  }
+  if (method !== 'GET' && method !== 'HEAD' && h['Content-Type'] === undefined) h['Content-Type'] = 'application/json';
+  if (h['Content-Type'] === null) delete h['Content-Type'];
+  if (payload !== undefined) h['Content-Length'] ??= Buffer.byteLength(payload);
   if (token) h.Authorization = `Bearer ${token}`;
   return new Promise((resolve, reject) => {
     const req = http.request({ host: u.hostname, port: u.port, method, path: u.pathname + u.search,
@@ -47,7 +47,9 @@ export function request(base, method, urlPath, { body, token, headers = {}, raw,
       const chunks = [];
       res.on('data', (c) => chunks.push(c));
       res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
+        const bytes = Buffer.concat(chunks);
+        if (res.statusCode >= 400) strictUtf8(bytes, `${method} ${urlPath} -> ${res.statusCode}`);
+        const text = bytes.toString('utf8');
         let json;
         try { json = JSON.parse(text); } catch { json = undefined; }
         resolve({ status: res.statusCode, headers: res.headers, text, json });

@@ -21,7 +21,9 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 async function request(method, path, { token = null, body = undefined, accept = 'json', keepalive = false } = {}) {
   const headers = {};
   if (token) headers.Authorization = `Bearer ${token}`;
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  // Every write says it is JSON: the server refuses others (415), so that no
+  // other site can make a browser write here without a CORS preflight.
+  if (method !== 'GET' && method !== 'HEAD') headers['Content-Type'] = 'application/json';
   let response;
   try {
     response = await fetch(path, {
