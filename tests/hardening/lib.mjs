@@ -139,10 +139,12 @@ export function encodeFrame(payload, { opcode = 1, fin = true, lengthOverride } 
 // Opens a WebSocket to urlPath and resolves a client with:
 //   send(obj|string), next(ms) -> the next message {opcode, text, json},
 //   messages (all received), closed (a promise of {code, reason}), socket, close().
-export async function openWs(port, urlPath, { read = true, from } = {}) {
+// origin: an Origin header to send (none by default, as a program would).
+export async function openWs(port, urlPath, { read = true, from, origin } = {}) {
   const s = await connect(port, '127.0.0.1', from);
   const key = randomBytes(16).toString('base64');
   s.write(`GET ${urlPath} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nUpgrade: websocket\r\n` +
+          (origin ? `Origin: ${origin}\r\n` : '') +
           `Connection: Upgrade\r\nSec-WebSocket-Key: ${key}\r\nSec-WebSocket-Version: 13\r\n\r\n`);
   if (!read) return { socket: s };   // a client that never reads its socket
   let buf = Buffer.alloc(0);
