@@ -8,7 +8,8 @@
  * input as one request on a fresh loopback connection. So the fuzzer
  * drives exactly the code a client drives, sanitizers watching.
  *
- * Input: byte 0 picks the endpoint, byte 1 the credentials (none, either
+ * Input: byte 0 picks the endpoint (mod 14: 10 is the WebSocket hello,
+ * 11-13 chat, name and join), byte 1 the credentials (none, either
  * seat's token, another game's token, junk), byte 2 a query value; the
  * rest is the body (or the WebSocket message). Checks: an answer always
  * comes, complete; its status is one the API documents for a client's
@@ -187,7 +188,10 @@ static void start_server(void) {
     srv.hb = hub_new(&srv);
     srv.api_limit = ratelimit_new(0, 0);
     srv.create_limit = ratelimit_new(0, 0);
-    FUZZ_CHECK(srv.hb && srv.api_limit && srv.create_limit, "out of memory");
+    srv.chat_speaker = ratelimit_new(0, 0);
+    srv.chat_address = ratelimit_new(0, 0);
+    FUZZ_CHECK(srv.hb && srv.api_limit && srv.create_limit && srv.chat_speaker && srv.chat_address,
+               "out of memory");
     FUZZ_CHECK(http_start(&srv, err, sizeof err), "http: %s", err);
 }
 
@@ -265,7 +269,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         make_fixture(&fx[1], "{\"mode\":\"online\",\"color\":\"black\"}");
     }
     fuzz_bytes fb = fuzz_bytes_of(data, size);
-    unsigned endpoint = fuzz_u8(&fb) % 11, cred = fuzz_u8(&fb) % 6, q = fuzz_u8(&fb);
+    unsigned endpoint = fuzz_u8(&fb) % 14, cred = fuzz_u8(&fb) % 6, q = fuzz_u8(&fb);
     const fixture *f = &fx[q & 1];
     const uint8_t *body = data + fb.pos;
     size_t body_len = size - fb.pos;
@@ -300,6 +304,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         method = "GET";
         snprintf(path, sizeof path, "/api/v1/games/%s/sgf", f->id);
         break;
+    case 11: snprintf(path, sizeof path, "/api/v1/games/%s/chat", f->id); break;
+    case 12:
+        method = "PUT";
+        snprintf(path, sizeof path, "/api/v1/games/%s/name", f->id);
+        break;
+    case 13: snprintf(path, sizeof path, "/api/v1/games/%s/join", f->id); break;
     default: websocket_hello(f->id, body, body_len); return 0;
     }
     size_t len;

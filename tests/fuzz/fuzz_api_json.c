@@ -8,7 +8,12 @@
  *    (settings_to_json) and reading that back gives the same settings;
  *  - an action (view_json_parse_action): an accepted one has seq >= 1, a
  *    known kind, the caller's colour, and an attempt's point is on the
- *    board; a refusal always comes with a message. */
+ *    board; a refusal always comes with a message;
+ *  - the one JSON door (json_parse), on every input whatever byte 0 says:
+ *    what it accepts is nested at most JSON_DEPTH_MAX deep and prints back
+ *    to the same value; what it calls too deep or NUL-bearing is so; what
+ *    it calls a syntax error cJSON refuses too. Seeds of deep nesting and
+ *    a JSON dictionary (tests/fuzz/json.dict) lead the fuzzer there. */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -18,6 +23,7 @@
 
 #include "engine/referee.h"
 #include "fuzz_util.h"
+#include "wire/json_parse.h"
 #include "wire/settings_json.h"
 #include "wire/view_json.h"
 
@@ -45,7 +51,7 @@ static void check_settings(const char *text) {
 }
 
 static void check_action(const char *text, size_t len, int size, int color) {
-    cJSON *body = cJSON_ParseWithLength(text, len);
+    cJSON *body = json_parse(text, len, NULL); /* as the server reads bodies */
     if (!cJSON_IsObject(body)) { /* the server answers bad_json before parsing */
         cJSON_Delete(body);
         return;
@@ -69,11 +75,67 @@ static void check_action(const char *text, size_t len, int size, int color) {
         FUZZ_CHECK(a.point >= 0 && a.point < size * size, "attempt off the board: %d", a.point);
 }
 
+static int depth_of(const cJSON *v) {
+    int deepest = 0;
+    for (const cJSON *c = v ? v->child : NULL; c; c = c->next) {
+        int d = depth_of(c);
+        if (d > deepest) deepest = d;
+    }
+    return (cJSON_IsArray(v) || cJSON_IsObject(v)) ? deepest + 1 : deepest;
+}
+
+static bool holds_nul(const char *text, size_t len) {
+    if (memchr(text, '\0', len)) return true;
+    for (size_t i = 0; i + 6 <= len; i++)
+        if (text[i] == '\\' && !memcmp(text + i + 1, "u0000", 5)) return true;
+    return false;
+}
+
+/* cJSON alone, on the whole text (trailing white space allowed), or NULL. */
+static cJSON *plain_parse(const char *text, size_t len) {
+    const char *end = NULL;
+    cJSON *v = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+    while (v && end < text + len && (*end == ' ' || *end == '\t' || *end == '\n' || *end == '\r')) end++;
+    if (v && end != text + len) {
+        cJSON_Delete(v);
+        v = NULL;
+    }
+    return v;
+}
+
+static void check_json_door(const char *text, size_t len) {
+    json_parse_status why;
+    cJSON *v = json_parse(text, len, &why);
+    if (v) {
+        FUZZ_CHECK(why == JSON_PARSE_OK, "a value with status %d", why);
+        FUZZ_CHECK(depth_of(v) <= JSON_DEPTH_MAX, "accepted JSON nested %d deep", depth_of(v));
+        char *printed = cJSON_PrintUnformatted(v);
+        FUZZ_CHECK(printed, "printing failed");
+        /* Compared as printed text: cJSON_Compare finds members by name,
+         * so it cannot compare objects with repeated names. */
+        cJSON *back = json_parse(printed, strlen(printed), NULL);
+        char *again = back ? cJSON_PrintUnformatted(back) : NULL;
+        FUZZ_CHECK(again && !strcmp(printed, again), "printed JSON reads back different: %.200s", printed);
+        cJSON_free(again);
+        cJSON_Delete(back);
+        cJSON_free(printed);
+        cJSON_Delete(v);
+        return;
+    }
+    /* The fuzzer's main thread has an 8 MiB stack: cJSON's own recursion
+     * (at most 1,000 deep) is safe here, so it can judge the door. */
+    cJSON *plain = plain_parse(text, len);
+    if (why == JSON_PARSE_TOO_DEEP) FUZZ_CHECK(!plain || depth_of(plain) > JSON_DEPTH_MAX, "refused as too deep");
+    else if (why == JSON_PARSE_NUL) FUZZ_CHECK(holds_nul(text, len), "refused for a NUL it does not hold");
+    cJSON_Delete(plain);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (size < 1) return 0;
     char *text = malloc(size);
     memcpy(text, data + 1, size - 1);
     text[size - 1] = '\0';
+    check_json_door(text, size - 1);
     unsigned pick = data[0];
     if (pick & 1) check_settings(text);
     else check_action(text, size - 1, 5 + (int)((pick >> 1) % 21), (pick & 2) ? WHITE : BLACK);
