@@ -15,6 +15,7 @@
 #include <cjson/cJSON.h>
 
 #include "engine/vertex.h"
+#include "server/api_idempotency.h"
 #include "server/deadlines.h"
 #include "server/games.h"
 #include "server/lobby.h"
@@ -859,6 +860,22 @@ static const endpoint endpoints[] = {
     { "chat", chat, "GET POST" },   { "cancel", cancel, "POST" },     { "aid", read_aid, "GET" },
 };
 
+/* A handler and its game, run under an Idempotency-Key. */
+typedef struct keyed_call {
+    game_handler run;
+    game *g;
+} keyed_call;
+
+static void run_keyed_call(http_request *rq, void *ctx) {
+    const keyed_call *k = ctx;
+    k->run(rq, k->g);
+}
+
+static void run_create(http_request *rq, void *unused) {
+    (void)unused;
+    create_game(rq);
+}
+
 /* /api/v1/games/{id}[/endpoint] */
 static void game_route(http_request *rq, const char *rest) {
     char id[24];
@@ -885,7 +902,9 @@ static void game_route(http_request *rq, const char *rest) {
         send_status(rq, st);
         return;
     }
-    ep->run(rq, g);
+    keyed_call k = { ep->run, g };
+    if (ep->run == claim_seat || ep->run == join_seat || ep->run == rematch) idempotency_run(rq, run_keyed_call, &k);
+    else ep->run(rq, g);
     game_release(g);
 }
 
@@ -933,7 +952,7 @@ void api_handle(http_request *rq) {
         return;
     }
     p += sizeof API_PREFIX - 1;
-    if (!strcmp(p, "games")) create_game(rq);
+    if (!strcmp(p, "games")) idempotency_run(rq, run_create, NULL);
     else if (!strcmp(p, "qr")) qr_code(rq);
     else if (!strcmp(p, "lobby")) read_lobby(rq);
     else if (!strcmp(p, "lobby/ws"))
