@@ -99,7 +99,11 @@ CREATE TABLE idempotency (
     id            TEXT    PRIMARY KEY CHECK (length(id) = 22),
     owner         INTEGER NOT NULL,
     created_at_ms INTEGER NOT NULL,
-    answer        BLOB    CHECK (answer IS NULL OR length(answer) BETWEEN 1 AND 70000)
+    answer        BLOB    CHECK (answer IS NULL OR length(answer) BETWEEN 1 AND 70000),
+    -- Random bytes the request draws its new game's id and secrets from,
+    -- sealed like the answer: a request run again after a crash makes the
+    -- same game instead of another.
+    seed          BLOB    CHECK (seed IS NULL OR length(seed) BETWEEN 1 AND 1024)
 ) STRICT, WITHOUT ROWID;
 CREATE INDEX idempotency_age ON idempotency (created_at_ms);
 

@@ -392,6 +392,13 @@ static void create_game(http_request *rq) {
         cJSON_Delete(o);
         return;
     }
+    /* Under an Idempotency-Key the id and secrets (and a random colour)
+     * are the key's, the same on every run of the request. */
+    game_created drawn;
+    int bit;
+    bool seeded = idempotency_drawn_game(rq, &drawn, &bit);
+    const cJSON *color = cJSON_GetObjectItemCaseSensitive(o, "color");
+    if (seeded && (!color || !strcmp(color->valuestring, "random"))) req.creator_color = bit ? WHITE : BLACK;
     char name[TALK_NAME_MAX_BYTES];
     bool named = read_name(rq, o, name);
     if (named && name[0] && req.mode == MODE_HOTSEAT) {
@@ -402,7 +409,7 @@ static void create_game(http_request *rq) {
     cJSON_Delete(o);
     if (!named) return;
     game_created c;
-    games_status st = games_create(rq->srv->gm, &req, &c);
+    games_status st = seeded ? games_create_drawn(rq->srv->gm, &req, &drawn, &c) : games_create(rq->srv->gm, &req, &c);
     /* The seat exists now: its token is answered even if its name could
      * not be stored (it can be given again with PUT .../name). */
     if (st == GAMES_OK && name[0]) rename_seat(rq, c.id, c.token[BLACK][0] ? BLACK : WHITE, name);
@@ -903,7 +910,8 @@ static void game_route(http_request *rq, const char *rest) {
         return;
     }
     keyed_call k = { ep->run, g };
-    if (ep->run == claim_seat || ep->run == join_seat || ep->run == rematch) idempotency_run(rq, run_keyed_call, &k);
+    if (ep->run == claim_seat || ep->run == join_seat || ep->run == rematch)
+        idempotency_run(rq, false, run_keyed_call, &k);
     else ep->run(rq, g);
     game_release(g);
 }
@@ -952,7 +960,7 @@ void api_handle(http_request *rq) {
         return;
     }
     p += sizeof API_PREFIX - 1;
-    if (!strcmp(p, "games")) idempotency_run(rq, run_create, NULL);
+    if (!strcmp(p, "games")) idempotency_run(rq, true, run_create, NULL);
     else if (!strcmp(p, "qr")) qr_code(rq);
     else if (!strcmp(p, "lobby")) read_lobby(rq);
     else if (!strcmp(p, "lobby/ws"))

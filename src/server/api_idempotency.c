@@ -47,9 +47,20 @@
 #define IDEM_PURGE_EVERY_MS 10000
 /* The largest answer kept: the creating answers are a few hundred bytes. */
 #define IDEM_ANSWER_MAX 60000
+/* A pending record with a seed is taken over after this: its request
+ * makes the same game again (games_create_drawn), so taking over a request
+ * that still runs is harmless, and a retry after a crash waits no longer. */
+#define IDEM_TAKEOVER_MS 3000
 #define NONCE_LEN 12
 #define TAG_LEN 16
 #define HEAD_LEN (SECRET_HASH_LEN + 2)
+/* A new game's id, its three secrets and a colour bit (idempotency_drawn_game). */
+#define SEED_ID_BYTES 48
+#define SEED_LEN (SEED_ID_BYTES + 3 * SECRET_BYTES + 1)
+
+/* The seed of the request this thread runs under its key, if any. */
+static _Thread_local const http_request *seeded_rq;
+static _Thread_local const uint8_t *seeded_bytes;
 
 typedef struct {
     char id[STORE_IDEM_ID_LEN + 1];
@@ -105,14 +116,17 @@ static bool names_of(const http_request *rq, const char *key, idem_names *n) {
 
 /* AES-256-GCM of in under n->key, with n->id as associated data: encrypt
  * writes len bytes and the tag, decrypt checks the tag. */
-static bool gcm(const idem_names *n, bool encrypt, const uint8_t nonce[NONCE_LEN], const uint8_t *in, size_t len,
-                uint8_t *out, uint8_t tag[TAG_LEN]) {
+static bool gcm(const idem_names *n, char what, bool encrypt, const uint8_t nonce[NONCE_LEN], const uint8_t *in,
+                size_t len, uint8_t *out, uint8_t tag[TAG_LEN]) {
+    uint8_t aad[STORE_IDEM_ID_LEN + 1];
+    memcpy(aad, n->id, STORE_IDEM_ID_LEN);
+    aad[STORE_IDEM_ID_LEN] = (uint8_t)what; /* 'a' an answer, 's' a seed */
     EVP_CIPHER_CTX *c = EVP_CIPHER_CTX_new();
     int outl = 0, finl = 0;
     bool ok = c && EVP_CipherInit_ex(c, EVP_aes_256_gcm(), NULL, NULL, NULL, encrypt) == 1 &&
               EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_GCM_SET_IVLEN, NONCE_LEN, NULL) == 1 &&
               EVP_CipherInit_ex(c, NULL, NULL, n->key, nonce, encrypt) == 1 &&
-              EVP_CipherUpdate(c, NULL, &outl, (const uint8_t *)n->id, STORE_IDEM_ID_LEN) == 1 &&
+              EVP_CipherUpdate(c, NULL, &outl, aad, sizeof aad) == 1 &&
               EVP_CipherUpdate(c, out, &outl, in, (int)len) == 1 &&
               (encrypt || EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_GCM_SET_TAG, TAG_LEN, tag) == 1) &&
               EVP_CipherFinal_ex(c, out + outl, &finl) == 1 &&
@@ -121,8 +135,10 @@ static bool gcm(const idem_names *n, bool encrypt, const uint8_t nonce[NONCE_LEN
     return ok && (size_t)(outl + finl) == len;
 }
 
-/* nonce | ciphertext of [body hash | status | answer] | tag; malloc'd. */
-static uint8_t *seal(const idem_names *n, int status, const void *answer, size_t len, size_t *sealed_len) {
+/* nonce | ciphertext of [body hash | status | answer] | tag; malloc'd.
+ * (A seed is sealed the same way, what 's', its status 0.) */
+static uint8_t *seal(const idem_names *n, char what, int status, const void *answer, size_t len,
+                     size_t *sealed_len) {
     size_t plain_len = HEAD_LEN + len;
     uint8_t *plain = malloc(plain_len), *sealed = malloc(NONCE_LEN + plain_len + TAG_LEN);
     bool ok = plain && sealed && secrets_random_bytes(sealed, NONCE_LEN);
@@ -131,7 +147,7 @@ static uint8_t *seal(const idem_names *n, int status, const void *answer, size_t
         plain[SECRET_HASH_LEN] = (uint8_t)(status >> 8);
         plain[SECRET_HASH_LEN + 1] = (uint8_t)status;
         memcpy(plain + HEAD_LEN, answer, len);
-        ok = gcm(n, true, sealed, plain, plain_len, sealed + NONCE_LEN, sealed + NONCE_LEN + plain_len);
+        ok = gcm(n, what, true, sealed, plain, plain_len, sealed + NONCE_LEN, sealed + NONCE_LEN + plain_len);
         OPENSSL_cleanse(plain, plain_len);
     }
     free(plain);
@@ -145,12 +161,12 @@ static uint8_t *seal(const idem_names *n, int status, const void *answer, size_t
 
 /* The plain text of a sealed answer (malloc'd, *len bytes), or NULL when
  * it does not open under n (or memory ran out). */
-static uint8_t *unseal(const idem_names *n, const uint8_t *sealed, size_t sealed_len, size_t *len) {
+static uint8_t *unseal(const idem_names *n, char what, const uint8_t *sealed, size_t sealed_len, size_t *len) {
     if (sealed_len < NONCE_LEN + HEAD_LEN + TAG_LEN) return NULL;
     size_t plain_len = sealed_len - NONCE_LEN - TAG_LEN;
     uint8_t *plain = malloc(plain_len), tag[TAG_LEN];
     memcpy(tag, sealed + sealed_len - TAG_LEN, TAG_LEN);
-    if (plain && gcm(n, false, sealed, sealed + NONCE_LEN, plain_len, plain, tag)) {
+    if (plain && gcm(n, what, false, sealed, sealed + NONCE_LEN, plain_len, plain, tag)) {
         *len = plain_len;
         return plain;
     }
@@ -160,10 +176,15 @@ static uint8_t *unseal(const idem_names *n, const uint8_t *sealed, size_t sealed
 
 /* ---- answering ----------------------------------------------------------- */
 
+static void send_reused(http_request *rq) {
+    http_send_error(rq, 422, "idempotency_key_reused",
+                    "This Idempotency-Key was used with another body: use a new key for a new request.");
+}
+
 /* The stored answer again, or 422 when this body is not the first's. */
 static void replay(http_request *rq, const idem_names *n, const store_idem_record *rec) {
     size_t len = 0;
-    uint8_t *plain = unseal(n, rec->answer, rec->answer_len, &len);
+    uint8_t *plain = unseal(n, 'a', rec->answer, rec->answer_len, &len);
     if (!plain) {
         fprintf(stderr, "phantomgo: an idempotency record %s does not open\n", n->id);
         http_send_error(rq, 500, "internal", "The server failed to answer.");
@@ -174,8 +195,7 @@ static void replay(http_request *rq, const idem_names *n, const store_idem_recor
         http_send(rq, status, "application/json", NULL, "Idempotent-Replayed: true\r\n", plain + HEAD_LEN,
                   len - HEAD_LEN);
     } else {
-        http_send_error(rq, 422, "idempotency_key_reused",
-                        "This Idempotency-Key was used with another body: use a new key for a new request.");
+        send_reused(rq);
     }
     OPENSSL_cleanse(plain, len);
     free(plain);
@@ -190,11 +210,16 @@ static bool final_answer(const http_capture *cap) {
 /* Runs the request that reserved n->id as owner, keeps a final answer
  * and sends it once it is stored; anything else is sent as it is and the
  * reservation removed. */
-static void run_reserved(http_request *rq, const idem_names *n, int64_t owner, idempotent_fn run, void *ctx) {
+static void run_reserved(http_request *rq, const idem_names *n, int64_t owner, const uint8_t *seed,
+                         idempotent_fn run, void *ctx) {
     http_capture cap;
     memset(&cap, 0, sizeof cap);
     rq->capture = &cap;
+    seeded_rq = seed ? rq : NULL;
+    seeded_bytes = seed;
     run(rq, ctx);
+    seeded_rq = NULL;
+    seeded_bytes = NULL;
     rq->capture = NULL;
     store *st = rq->srv->st;
     if (!final_answer(&cap)) {
@@ -203,7 +228,7 @@ static void run_reserved(http_request *rq, const idem_names *n, int64_t owner, i
         return;
     }
     size_t sealed_len = 0;
-    uint8_t *sealed = seal(n, cap.status, cap.body.data ? cap.body.data : "", cap.body.len, &sealed_len);
+    uint8_t *sealed = seal(n, 'a', cap.status, cap.body.data ? cap.body.data : "", cap.body.len, &sealed_len);
     int rc = sealed ? store_idem_finish(st, n->id, owner, sealed, sealed_len) : STORE_ERROR;
     free(sealed);
     if (rc == STORE_OK || rc == STORE_CONFLICT) {
@@ -236,12 +261,60 @@ static void sleep_ms(int ms) {
     nanosleep(&ts, NULL);
 }
 
+/* The seed sealed in rec (SEED_LEN bytes into seed): 1 when it opens and
+ * was drawn for this body, 0 when for another body, -1 when it does not
+ * open (or rec has none). */
+static int open_seed(const idem_names *n, const store_idem_record *rec, uint8_t seed[SEED_LEN]) {
+    size_t len = 0;
+    uint8_t *plain = rec->seed ? unseal(n, 's', rec->seed, rec->seed_len, &len) : NULL;
+    int verdict = -1;
+    if (plain && len == HEAD_LEN + SEED_LEN) {
+        verdict = !CRYPTO_memcmp(plain, n->body_hash, SECRET_HASH_LEN);
+        memcpy(seed, plain + HEAD_LEN, SEED_LEN);
+    }
+    if (plain) OPENSSL_cleanse(plain, len);
+    free(plain);
+    return verdict;
+}
+
+/* Runs the request that reserved n as owner: for a seeded one with the
+ * seed the record holds now (its own, or the one of the attempt it took
+ * over). */
+static void run_owned(http_request *rq, const idem_names *n, int64_t owner, bool seeded, idempotent_fn run,
+                      void *ctx) {
+    if (!seeded) {
+        run_reserved(rq, n, owner, NULL, run, ctx);
+        return;
+    }
+    store_idem_record rec;
+    uint8_t seed[SEED_LEN];
+    int rc = store_idem_get(rq->srv->st, n->id, &rec);
+    int verdict = rc == STORE_OK ? open_seed(n, &rec, seed) : -1;
+    store_idem_record_free(&rec);
+    if (verdict == 1) run_reserved(rq, n, owner, seed, run, ctx);
+    else if (verdict == 0) send_reused(rq);
+    else if (rc == STORE_OK || rc == STORE_NOT_FOUND) http_send_error(rq, 500, "internal", "The server failed to answer.");
+    else http_send_error(rq, 503, "unavailable", "The database cannot be written now; nothing changed.");
+    OPENSSL_cleanse(seed, sizeof seed);
+}
+
+/* A new seed for a request, sealed for n: malloc'd, NULL on failure. */
+static uint8_t *new_sealed_seed(const idem_names *n, size_t *len) {
+    uint8_t seed[SEED_LEN];
+    uint8_t *sealed = secrets_random_bytes(seed, sizeof seed) ? seal(n, 's', 0, seed, sizeof seed, len) : NULL;
+    OPENSSL_cleanse(seed, sizeof seed);
+    return sealed;
+}
+
 /* Replays n's answer, or reserves n and runs; waits while another request
- * holds it, up to IDEM_WAIT_MS. */
-static void run_keyed(http_request *rq, const idem_names *n, idempotent_fn run, void *ctx) {
+ * holds it, up to IDEM_WAIT_MS (a seeded one is taken over meanwhile). */
+static void run_keyed(http_request *rq, const idem_names *n, bool seeded, idempotent_fn run, void *ctx) {
     store *st = rq->srv->st;
     int64_t owner = 0;
-    if (!secrets_random_bytes(&owner, sizeof owner)) {
+    size_t sealed_len = 0;
+    uint8_t *sealed = seeded ? new_sealed_seed(n, &sealed_len) : NULL;
+    if (!secrets_random_bytes(&owner, sizeof owner) || (seeded && !sealed)) {
+        free(sealed);
         http_send_error(rq, 500, "internal", "The server failed to answer.");
         return;
     }
@@ -251,39 +324,57 @@ static void run_keyed(http_request *rq, const idem_names *n, idempotent_fn run, 
         int64_t now = games_now_ms(rq->srv->gm);
         store_idem_record rec;
         int rc = store_idem_get(st, n->id, &rec);
-        bool live = rc == STORE_OK && rec.created_at_ms >= now - (rec.answer ? IDEM_TTL_MS : IDEM_STALE_MS);
-        if (live && rec.answer) {
-            replay(rq, n, &rec);
-            free(rec.answer);
-            return;
-        }
-        free(rec.answer);
+        int64_t stale = rec.seed ? IDEM_TAKEOVER_MS : IDEM_STALE_MS;
+        bool live = rc == STORE_OK && rec.created_at_ms >= now - (rec.answer ? IDEM_TTL_MS : stale);
+        uint8_t seed[SEED_LEN];
+        bool other_body = rc == STORE_OK && !rec.answer && rec.seed && open_seed(n, &rec, seed) == 0;
+        OPENSSL_cleanse(seed, sizeof seed);
+        bool answered = true;
+        if (live && rec.answer) replay(rq, n, &rec);
+        else if (other_body) send_reused(rq);
+        else answered = false;
+        store_idem_record_free(&rec);
+        if (answered) break;
         if (!live && (rc == STORE_OK || rc == STORE_NOT_FOUND)) {
             /* none, expired, or abandoned: this request takes the key */
             purge_now_and_then(st, now);
-            rc = store_idem_reserve(st, n->id, owner, now, now - IDEM_STALE_MS, now - IDEM_TTL_MS);
+            rc = store_idem_reserve(st, n->id, owner, now, now - stale, now - IDEM_TTL_MS, sealed, sealed_len);
             if (rc == STORE_OK) {
-                run_reserved(rq, n, owner, run, ctx);
-                return;
+                run_owned(rq, n, owner, seeded, run, ctx);
+                break;
             }
         } else if (live) {
             rc = STORE_CONFLICT; /* pending: another request runs it */
         }
         if (rc != STORE_CONFLICT) {
             http_send_error(rq, 503, "unavailable", "The database cannot be written now; nothing changed.");
-            return;
+            break;
         }
-        if (now_monotonic_ms() >= give_up) {
+        if (now_monotonic_ms() >= give_up + (seeded ? IDEM_TAKEOVER_MS : 0)) {
             http_send_error_extra(rq, 409, "idempotency_key_in_use",
                                   "A request with this Idempotency-Key is still running: send it again later.",
                                   "Retry-After: 1\r\n");
-            return;
+            break;
         }
         sleep_ms(IDEM_POLL_MS);
     }
+    free(sealed);
 }
 
-void idempotency_run(http_request *rq, idempotent_fn run, void *ctx) {
+bool idempotency_drawn_game(const http_request *rq, game_created *drawn, int *color_bit) {
+    if (!seeded_bytes || seeded_rq != rq) return false;
+    const uint8_t *b = seeded_bytes;
+    memset(drawn, 0, sizeof *drawn);
+    if (!secrets_game_id_from(b, SEED_ID_BYTES, drawn->id)) return false;
+    b += SEED_ID_BYTES;
+    secrets_token_from(b, drawn->token[BLACK]);
+    secrets_token_from(b + SECRET_BYTES, drawn->token[WHITE]);
+    secrets_token_from(b + 2 * SECRET_BYTES, drawn->invite);
+    *color_bit = b[3 * SECRET_BYTES] & 1;
+    return true;
+}
+
+void idempotency_run(http_request *rq, bool seeded, idempotent_fn run, void *ctx) {
     const char *key = http_header(rq, "Idempotency-Key");
     if (!key || strcmp(rq->method, "POST") != 0) {
         run(rq, ctx);
@@ -299,6 +390,6 @@ void idempotency_run(http_request *rq, idempotent_fn run, void *ctx) {
         http_send_error(rq, 500, "internal", "The server failed to answer.");
         return;
     }
-    run_keyed(rq, &n, run, ctx);
+    run_keyed(rq, &n, seeded, run, ctx);
     OPENSSL_cleanse(n.key, sizeof n.key);
 }

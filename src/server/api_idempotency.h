@@ -14,6 +14,7 @@
 #ifndef PG_SERVER_API_IDEMPOTENCY_H
 #define PG_SERVER_API_IDEMPOTENCY_H
 
+#include "server/games.h"
 #include "server/http_reply.h"
 
 /* What a request does when it runs: answers rq (ctx is the caller's). */
@@ -23,7 +24,20 @@ typedef void (*idempotent_fn)(http_request *rq, void *ctx);
  * carries none or is not a POST; else replays the key's answer, or runs
  * and keeps the answer before sending it. Answers every refusal itself
  * (400 for a malformed key, 422, 409 while the same key runs elsewhere,
- * 503 when the store cannot say). */
-void idempotency_run(http_request *rq, idempotent_fn run, void *ctx);
+ * 503 when the store cannot say).
+ *
+ * seeded: the request makes a new game, and makes it from
+ * idempotency_drawn_game's values. They are drawn once per key and kept
+ * (sealed) with its record before the request runs, so a request run
+ * again after a crash between its game's commit and its answer's makes
+ * that same game again and answers it; such a pending request is also
+ * taken over after a few seconds rather than a minute. */
+void idempotency_run(http_request *rq, bool seeded, idempotent_fn run, void *ctx);
+
+/* Within a seeded run: the id, both seat tokens and the invite secret of
+ * the game to make (each set; games_create_drawn keeps those the mode
+ * uses) and a random bit for a random colour; the same on every run of
+ * the same key. False outside one (draw afresh then). */
+bool idempotency_drawn_game(const http_request *rq, game_created *drawn, int *color_bit);
 
 #endif

@@ -62,7 +62,8 @@ static const char *const upgrades[] = {
     "  id TEXT PRIMARY KEY CHECK (length(id) = 22),"
     "  owner INTEGER NOT NULL,"
     "  created_at_ms INTEGER NOT NULL,"
-    "  answer BLOB CHECK (answer IS NULL OR length(answer) BETWEEN 1 AND 70000)) STRICT, WITHOUT ROWID;"
+    "  answer BLOB CHECK (answer IS NULL OR length(answer) BETWEEN 1 AND 70000),"
+    "  seed BLOB CHECK (seed IS NULL OR length(seed) BETWEEN 1 AND 1024)) STRICT, WITHOUT ROWID;"
     "CREATE INDEX idempotency_age ON idempotency (created_at_ms);",
     NULL
 };

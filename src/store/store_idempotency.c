@@ -14,10 +14,14 @@
 #include "store/store_pg.h"
 
 const char *const store_idem_write_sql[CW_COUNT] = {
-    /* ?2 owner, ?3 at_ms, ?4 stale_before, ?5 expired_before. */
-    [CW_IDEM_RESERVE] = "INSERT INTO idempotency (id, owner, created_at_ms, answer) VALUES (?1, ?2, ?3, NULL)"
+    /* ?2 owner, ?3 at_ms, ?4 stale_before, ?5 expired_before, ?6 seed.
+     * Taking over a pending record keeps its seed; an expired one's is
+     * replaced. */
+    [CW_IDEM_RESERVE] = "INSERT INTO idempotency (id, owner, created_at_ms, answer, seed)"
+                        " VALUES (?1, ?2, ?3, NULL, ?6)"
                         " ON CONFLICT (id) DO UPDATE"
-                        " SET owner = excluded.owner, created_at_ms = excluded.created_at_ms, answer = NULL"
+                        " SET owner = excluded.owner, created_at_ms = excluded.created_at_ms, answer = NULL,"
+                        " seed = CASE WHEN idempotency.answer IS NULL THEN idempotency.seed ELSE excluded.seed END"
                         " WHERE (idempotency.answer IS NULL AND idempotency.created_at_ms < ?4)"
                         " OR idempotency.created_at_ms < ?5",
     /* ?2 owner, ?3 the answer. */
@@ -31,7 +35,7 @@ const char *const store_idem_write_sql[CW_COUNT] = {
 _Static_assert(STORE_IDEM_PURGE_MAX == 200, "the LIMIT of CW_IDEM_PURGE and its PostgreSQL twin");
 
 const char *const store_idem_read_sql[CR_COUNT] = {
-    [CR_IDEM_GET] = "SELECT created_at_ms, answer FROM idempotency WHERE id = ?1",
+    [CR_IDEM_GET] = "SELECT created_at_ms, answer, seed FROM idempotency WHERE id = ?1",
 };
 
 static bool id_ok(const char *id) { return id && strnlen(id, STORE_IDEM_ID_LEN + 1) == STORE_IDEM_ID_LEN; }
@@ -40,15 +44,16 @@ static bool id_ok(const char *id) { return id && strnlen(id, STORE_IDEM_ID_LEN +
 
 static int bind_reserve(sqlite3_stmt *s, const void *arg) {
     const store_idem_args *a = arg;
-    return sqlite3_bind_int64(s, 2, a->owner) | sqlite3_bind_int64(s, 3, a->at_ms) |
-           sqlite3_bind_int64(s, 4, a->stale_before) | sqlite3_bind_int64(s, 5, a->expired_before);
+    int rc = sqlite3_bind_int64(s, 2, a->owner) | sqlite3_bind_int64(s, 3, a->at_ms) |
+             sqlite3_bind_int64(s, 4, a->stale_before) | sqlite3_bind_int64(s, 5, a->expired_before);
+    return rc | (a->seed ? sqlite3_bind_blob(s, 6, a->seed, (int)a->seed_len, SQLITE_STATIC) : sqlite3_bind_null(s, 6));
 }
 
 int store_idem_reserve(store *st, const char *id, int64_t owner, int64_t at_ms, int64_t stale_before,
-                       int64_t expired_before) {
-    if (!id_ok(id)) return STORE_ERROR;
+                       int64_t expired_before, const void *seed, size_t seed_len) {
+    if (!id_ok(id) || (seed && (seed_len == 0 || seed_len > STORE_IDEM_SEED_MAX))) return STORE_ERROR;
     store_idem_args a = { .owner = owner, .at_ms = at_ms, .stale_before = stale_before,
-                          .expired_before = expired_before };
+                          .expired_before = expired_before, .seed = seed, .seed_len = seed_len };
     int rc = store_submit_write(st, CW_IDEM_RESERVE, id, bind_reserve, &a, true);
     /* Unchanged: the writer asks whether a game of that id exists, and
      * none does (ids differ in length), so a held key says NOT_FOUND. */
@@ -90,6 +95,17 @@ int store_idem_purge(store *st, int64_t expired_before) {
 
 /* ---- reads ---- */
 
+/* A BLOB column into *out (malloc'd; NULL for NULL); false when out of memory. */
+static bool copy_blob(sqlite3_stmt *s, int col, uint8_t **out, size_t *len) {
+    const void *blob = sqlite3_column_blob(s, col);
+    int n = sqlite3_column_bytes(s, col);
+    if (!blob || n <= 0) return true;
+    if (!(*out = malloc((size_t)n))) return false;
+    memcpy(*out, blob, (size_t)n);
+    *len = (size_t)n;
+    return true;
+}
+
 int store_idem_get(store *st, const char *id, store_idem_record *out) {
     if (!st || !id_ok(id) || !out) return STORE_ERROR;
     memset(out, 0, sizeof *out);
@@ -100,17 +116,8 @@ int store_idem_get(store *st, const char *id, store_idem_record *out) {
     int rc = sqlite3_step(s), code = STORE_OK;
     if (rc == SQLITE_ROW) {
         out->created_at_ms = sqlite3_column_int64(s, 0);
-        const void *blob = sqlite3_column_blob(s, 1);
-        int len = sqlite3_column_bytes(s, 1);
-        if (blob && len > 0) {
-            out->answer = malloc((size_t)len);
-            if (out->answer) {
-                memcpy(out->answer, blob, (size_t)len);
-                out->answer_len = (size_t)len;
-            } else {
-                code = STORE_ERROR;
-            }
-        }
+        if (!copy_blob(s, 1, &out->answer, &out->answer_len) || !copy_blob(s, 2, &out->seed, &out->seed_len))
+            code = STORE_ERROR;
     } else {
         code = rc == SQLITE_DONE ? STORE_NOT_FOUND : store_code_of(rc);
     }
@@ -118,4 +125,11 @@ int store_idem_get(store *st, const char *id, store_idem_record *out) {
     sqlite3_clear_bindings(s);
     store_reader_release(st, r);
     return code;
+}
+
+void store_idem_record_free(store_idem_record *rec) {
+    free(rec->answer);
+    free(rec->seed);
+    rec->answer = rec->seed = NULL;
+    rec->answer_len = rec->seed_len = 0;
 }

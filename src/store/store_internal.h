@@ -96,6 +96,8 @@ typedef struct {
     int64_t expired_before; /* any record older than this is forgotten */
     const void *answer;     /* the sealed answer (CW_IDEM_FINISH) */
     size_t answer_len;
+    const void *seed;       /* the sealed seed (CW_IDEM_RESERVE; NULL: none) */
+    size_t seed_len;
 } store_idem_args;
 
 /* Binds a store_submit_write statement's parameters after ?1 (SQLite's code). */

@@ -73,7 +73,8 @@ static const char *const upgrades[] = {
     "  id text PRIMARY KEY CHECK (char_length(id) = 22),"
     "  owner bigint NOT NULL,"
     "  created_at_ms bigint NOT NULL,"
-    "  answer bytea CHECK (answer IS NULL OR length(answer) BETWEEN 1 AND 70000));"
+    "  answer bytea CHECK (answer IS NULL OR length(answer) BETWEEN 1 AND 70000),"
+    "  seed bytea CHECK (seed IS NULL OR length(seed) BETWEEN 1 AND 1024));"
     "CREATE INDEX idempotency_age ON idempotency (created_at_ms);",
     NULL
 };

@@ -65,10 +65,11 @@ const char *const pg_write_sql[PW_COUNT] = {
                   " WHERE id = $1 AND cancelled_at_ms IS NULL"
                   " AND invite_hash IS NOT NULL",
     /* Idempotency records: store_idempotency.c's statements, same parameters. */
-    [PW_IDEM_RESERVE] = "INSERT INTO idempotency (id, owner, created_at_ms, answer)"
-                        " VALUES ($1, $2::bigint, $3::bigint, NULL)"
+    [PW_IDEM_RESERVE] = "INSERT INTO idempotency (id, owner, created_at_ms, answer, seed)"
+                        " VALUES ($1, $2::bigint, $3::bigint, NULL, $6::bytea)"
                         " ON CONFLICT (id) DO UPDATE"
-                        " SET owner = excluded.owner, created_at_ms = excluded.created_at_ms, answer = NULL"
+                        " SET owner = excluded.owner, created_at_ms = excluded.created_at_ms, answer = NULL,"
+                        " seed = CASE WHEN idempotency.answer IS NULL THEN idempotency.seed ELSE excluded.seed END"
                         " WHERE (idempotency.answer IS NULL AND idempotency.created_at_ms < $4::bigint)"
                         " OR idempotency.created_at_ms < $5::bigint",
     [PW_IDEM_FINISH] = "UPDATE idempotency SET answer = $3::bytea"
@@ -130,6 +131,8 @@ static enum pg_write_stmt bind_idem(enum chat_write_stmt which, const store_idem
         add_int(p, a->at_ms);
         add_int(p, a->stale_before);
         add_int(p, a->expired_before);
+        if (a->seed) add_blob(p, a->seed, a->seed_len);
+        else add_text(p, NULL);
         return PW_IDEM_RESERVE;
     case CW_IDEM_FINISH:
         add_int(p, a->owner);

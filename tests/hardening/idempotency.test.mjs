@@ -10,6 +10,7 @@
 // Real server processes on loopback, real SQLite (or PostgreSQL when the
 // suite runs under tests/pg/with-postgres.mjs).
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
@@ -248,6 +249,45 @@ test('the database holds no token and no key in the clear', { skip: ON_POSTGRES 
       assert.ok(!bytes.includes(secret), `${secret.slice(0, 6)}... is not in the database`);
   } finally {
     await s.stop();
+    removeDir(dir);
+  }
+});
+
+// The crash between a new game's commit and its answer's record: the
+// record is left pending (with the seed the game was drawn from), the game
+// committed or not. sqlite3 puts the database in either state after a kill
+// -9, as a crash at that moment would leave it.
+test('a create cut by a crash before its answer was stored makes the same game when sent again',
+     { skip: ON_POSTGRES && 'edits the SQLite file' }, async () => {
+  const dir = tempDir('pg-idem-');
+  let s;
+  try {
+    s = await startServer({ dir, args: NO_LIMITS });
+    for (const committed of [true, false]) {
+      const key = randomUUID();
+      const body = { mode: 'online', public: true, settings: { size: 9 }, name: `crash-${key.slice(0, 8)}` };
+      const first = await create(s.url, key, body);
+      assert.equal(first.status, 201, first.text);
+      const id = first.json.game.id;
+      await s.kill();
+      const sql = committed ? 'UPDATE idempotency SET answer = NULL;'
+        : `UPDATE idempotency SET answer = NULL; DELETE FROM seat_names WHERE game_id = '${id}';` +
+          ` DELETE FROM games WHERE id = '${id}';`;
+      execFileSync('sqlite3', [s.db, sql]);
+      s = await startServer({ dir, port: s.port, args: NO_LIMITS });
+      const retry = await create(s.url, key, body);
+      const what = committed ? 'the game committed' : 'the game not committed';
+      assert.equal(retry.status, 201, `${what}: ${retry.text}`);
+      assert.equal(retry.text, first.text, `${what}: the same game, seats, invite and links`);
+      assertReplay(first, await create(s.url, key, body), `${what}: kept now`);
+      const lobby = await request(s.url, 'GET', '/api/v1/lobby');
+      assert.equal(lobby.text.split(body.name).length - 1, 1, `${what}: one game in the lobby: ${lobby.text}`);
+      const claimed = await api.claim(s.url, id, first.json.invite);
+      assert.equal(claimed.status, 200, `${what}: the invite works: ${claimed.text}`);
+    }
+    await s.stop({ keepData: true });
+  } finally {
+    if (s) await s.stop().catch(() => {});
     removeDir(dir);
   }
 });
