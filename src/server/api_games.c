@@ -409,7 +409,8 @@ static void create_game(http_request *rq) {
     cJSON_Delete(o);
     if (!named) return;
     game_created c;
-    games_status st = seeded ? games_create_drawn(rq->srv->gm, &req, &drawn, &c) : games_create(rq->srv->gm, &req, &c);
+    games_status st = seeded ? games_create_drawn(rq->srv->gm, &req, &drawn, &c)
+                             : games_create(rq->srv->gm, &req, &c);
     /* The seat exists now: its token is answered even if its name could
      * not be stored (it can be given again with PUT .../name). */
     if (st == GAMES_OK && name[0]) rename_seat(rq, c.id, c.token[BLACK][0] ? BLACK : WHITE, name);

@@ -79,7 +79,8 @@ static bool key_ok(const char *key) {
 }
 
 /* SHA-256 of label NUL method LF path LF authorization NUL key. */
-static bool scoped_hash(const http_request *rq, const char *label, const char *key, uint8_t out[SECRET_HASH_LEN]) {
+static bool scoped_hash(const http_request *rq, const char *label, const char *key,
+                        uint8_t out[SECRET_HASH_LEN]) {
     const char *auth = http_header(rq, "Authorization");
     strbuf sb;
     strbuf_init(&sb);
@@ -116,8 +117,8 @@ static bool names_of(const http_request *rq, const char *key, idem_names *n) {
 
 /* AES-256-GCM of in under n->key, with n->id as associated data: encrypt
  * writes len bytes and the tag, decrypt checks the tag. */
-static bool gcm(const idem_names *n, char what, bool encrypt, const uint8_t nonce[NONCE_LEN], const uint8_t *in,
-                size_t len, uint8_t *out, uint8_t tag[TAG_LEN]) {
+static bool gcm(const idem_names *n, char what, bool encrypt, const uint8_t nonce[NONCE_LEN],
+                const uint8_t *in, size_t len, uint8_t *out, uint8_t tag[TAG_LEN]) {
     uint8_t aad[STORE_IDEM_ID_LEN + 1];
     memcpy(aad, n->id, STORE_IDEM_ID_LEN);
     aad[STORE_IDEM_ID_LEN] = (uint8_t)what; /* 'a' an answer, 's' a seed */
@@ -161,7 +162,8 @@ static uint8_t *seal(const idem_names *n, char what, int status, const void *ans
 
 /* The plain text of a sealed answer (malloc'd, *len bytes), or NULL when
  * it does not open under n (or memory ran out). */
-static uint8_t *unseal(const idem_names *n, char what, const uint8_t *sealed, size_t sealed_len, size_t *len) {
+static uint8_t *unseal(const idem_names *n, char what, const uint8_t *sealed, size_t sealed_len,
+                       size_t *len) {
     if (sealed_len < NONCE_LEN + HEAD_LEN + TAG_LEN) return NULL;
     size_t plain_len = sealed_len - NONCE_LEN - TAG_LEN;
     uint8_t *plain = malloc(plain_len), tag[TAG_LEN];
@@ -293,7 +295,8 @@ static void run_owned(http_request *rq, const idem_names *n, int64_t owner, bool
     store_idem_record_free(&rec);
     if (verdict == 1) run_reserved(rq, n, owner, seed, run, ctx);
     else if (verdict == 0) send_reused(rq);
-    else if (rc == STORE_OK || rc == STORE_NOT_FOUND) http_send_error(rq, 500, "internal", "The server failed to answer.");
+    else if (rc == STORE_OK || rc == STORE_NOT_FOUND)
+        http_send_error(rq, 500, "internal", "The server failed to answer.");
     else http_send_error(rq, 503, "unavailable", "The database cannot be written now; nothing changed.");
     OPENSSL_cleanse(seed, sizeof seed);
 }
@@ -301,7 +304,8 @@ static void run_owned(http_request *rq, const idem_names *n, int64_t owner, bool
 /* A new seed for a request, sealed for n: malloc'd, NULL on failure. */
 static uint8_t *new_sealed_seed(const idem_names *n, size_t *len) {
     uint8_t seed[SEED_LEN];
-    uint8_t *sealed = secrets_random_bytes(seed, sizeof seed) ? seal(n, 's', 0, seed, sizeof seed, len) : NULL;
+    uint8_t *sealed =
+        secrets_random_bytes(seed, sizeof seed) ? seal(n, 's', 0, seed, sizeof seed, len) : NULL;
     OPENSSL_cleanse(seed, sizeof seed);
     return sealed;
 }
@@ -338,7 +342,8 @@ static void run_keyed(http_request *rq, const idem_names *n, bool seeded, idempo
         if (!live && (rc == STORE_OK || rc == STORE_NOT_FOUND)) {
             /* none, expired, or abandoned: this request takes the key */
             purge_now_and_then(st, now);
-            rc = store_idem_reserve(st, n->id, owner, now, now - stale, now - IDEM_TTL_MS, sealed, sealed_len);
+            rc =
+                store_idem_reserve(st, n->id, owner, now, now - stale, now - IDEM_TTL_MS, sealed, sealed_len);
             if (rc == STORE_OK) {
                 run_owned(rq, n, owner, seeded, run, ctx);
                 break;
@@ -351,9 +356,10 @@ static void run_keyed(http_request *rq, const idem_names *n, bool seeded, idempo
             break;
         }
         if (now_monotonic_ms() >= give_up + (seeded ? IDEM_TAKEOVER_MS : 0)) {
-            http_send_error_extra(rq, 409, "idempotency_key_in_use",
-                                  "A request with this Idempotency-Key is still running: send it again later.",
-                                  "Retry-After: 1\r\n");
+            http_send_error_extra(
+                rq, 409, "idempotency_key_in_use",
+                "A request with this Idempotency-Key is still running: send it again later.",
+                "Retry-After: 1\r\n");
             break;
         }
         sleep_ms(IDEM_POLL_MS);

@@ -509,7 +509,8 @@ static bool is_created(games *gm, const game_created *c) {
     return mine;
 }
 
-games_status games_create_drawn(games *gm, const game_new *req, const game_created *drawn, game_created *out) {
+games_status games_create_drawn(games *gm, const game_new *req, const game_created *drawn,
+                                game_created *out) {
     if (req->mode == MODE_COMPUTER && !gm->computer_allowed) return GAMES_NO_BOT;
     games_status st = create_one(gm, req, NULL, drawn, out);
     if (st != GAMES_SEAT_TAKEN) return st;

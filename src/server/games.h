@@ -82,7 +82,8 @@ games_status games_create(games *gm, const game_new *req, game_created *out);
  * run again after a crash makes the same game: when a game of that id
  * exists already and drawn's seat token holds a seat of it, that game is
  * the answer (GAMES_OK, out as drawn, nothing stored or told again). */
-games_status games_create_drawn(games *gm, const game_new *req, const game_created *drawn, game_created *out);
+games_status games_create_drawn(games *gm, const game_new *req, const game_created *drawn,
+                                game_created *out);
 
 /* Rematch by seat `color` of a finished game g: the first call creates the
  * new game (colours swapped; *created true, out holds the caller's seat)

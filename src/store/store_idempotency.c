@@ -17,13 +17,14 @@ const char *const store_idem_write_sql[CW_COUNT] = {
     /* ?2 owner, ?3 at_ms, ?4 stale_before, ?5 expired_before, ?6 seed.
      * Taking over a pending record keeps its seed; an expired one's is
      * replaced. */
-    [CW_IDEM_RESERVE] = "INSERT INTO idempotency (id, owner, created_at_ms, answer, seed)"
-                        " VALUES (?1, ?2, ?3, NULL, ?6)"
-                        " ON CONFLICT (id) DO UPDATE"
-                        " SET owner = excluded.owner, created_at_ms = excluded.created_at_ms, answer = NULL,"
-                        " seed = CASE WHEN idempotency.answer IS NULL THEN idempotency.seed ELSE excluded.seed END"
-                        " WHERE (idempotency.answer IS NULL AND idempotency.created_at_ms < ?4)"
-                        " OR idempotency.created_at_ms < ?5",
+    [CW_IDEM_RESERVE] =
+        "INSERT INTO idempotency (id, owner, created_at_ms, answer, seed)"
+        " VALUES (?1, ?2, ?3, NULL, ?6)"
+        " ON CONFLICT (id) DO UPDATE"
+        " SET owner = excluded.owner, created_at_ms = excluded.created_at_ms, answer = NULL,"
+        " seed = CASE WHEN idempotency.answer IS NULL THEN idempotency.seed ELSE excluded.seed END"
+        " WHERE (idempotency.answer IS NULL AND idempotency.created_at_ms < ?4)"
+        " OR idempotency.created_at_ms < ?5",
     /* ?2 owner, ?3 the answer. */
     [CW_IDEM_FINISH] = "UPDATE idempotency SET answer = ?3 WHERE id = ?1 AND owner = ?2 AND answer IS NULL",
     /* ?2 owner. */
@@ -46,14 +47,19 @@ static int bind_reserve(sqlite3_stmt *s, const void *arg) {
     const store_idem_args *a = arg;
     int rc = sqlite3_bind_int64(s, 2, a->owner) | sqlite3_bind_int64(s, 3, a->at_ms) |
              sqlite3_bind_int64(s, 4, a->stale_before) | sqlite3_bind_int64(s, 5, a->expired_before);
-    return rc | (a->seed ? sqlite3_bind_blob(s, 6, a->seed, (int)a->seed_len, SQLITE_STATIC) : sqlite3_bind_null(s, 6));
+    return rc | (a->seed ? sqlite3_bind_blob(s, 6, a->seed, (int)a->seed_len, SQLITE_STATIC)
+                         : sqlite3_bind_null(s, 6));
 }
 
 int store_idem_reserve(store *st, const char *id, int64_t owner, int64_t at_ms, int64_t stale_before,
                        int64_t expired_before, const void *seed, size_t seed_len) {
     if (!id_ok(id) || (seed && (seed_len == 0 || seed_len > STORE_IDEM_SEED_MAX))) return STORE_ERROR;
-    store_idem_args a = { .owner = owner, .at_ms = at_ms, .stale_before = stale_before,
-                          .expired_before = expired_before, .seed = seed, .seed_len = seed_len };
+    store_idem_args a = { .owner = owner,
+                          .at_ms = at_ms,
+                          .stale_before = stale_before,
+                          .expired_before = expired_before,
+                          .seed = seed,
+                          .seed_len = seed_len };
     int rc = store_submit_write(st, CW_IDEM_RESERVE, id, bind_reserve, &a, true);
     /* Unchanged: the writer asks whether a game of that id exists, and
      * none does (ids differ in length), so a held key says NOT_FOUND. */

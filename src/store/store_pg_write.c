@@ -69,7 +69,8 @@ const char *const pg_write_sql[PW_COUNT] = {
                         " VALUES ($1, $2::bigint, $3::bigint, NULL, $6::bytea)"
                         " ON CONFLICT (id) DO UPDATE"
                         " SET owner = excluded.owner, created_at_ms = excluded.created_at_ms, answer = NULL,"
-                        " seed = CASE WHEN idempotency.answer IS NULL THEN idempotency.seed ELSE excluded.seed END"
+                        " seed = CASE WHEN idempotency.answer IS NULL"
+                        " THEN idempotency.seed ELSE excluded.seed END"
                         " WHERE (idempotency.answer IS NULL AND idempotency.created_at_ms < $4::bigint)"
                         " OR idempotency.created_at_ms < $5::bigint",
     [PW_IDEM_FINISH] = "UPDATE idempotency SET answer = $3::bytea"

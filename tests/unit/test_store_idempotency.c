@@ -25,9 +25,11 @@ static bool has(store *st, const char *id, const char *answer, const char *seed)
     store_idem_record rec;
     int rc = store_idem_get(st, id, &rec);
     bool ok = rc == STORE_OK &&
-              (answer ? rec.answer && rec.answer_len == strlen(answer) && !memcmp(rec.answer, answer, rec.answer_len)
+              (answer ? rec.answer && rec.answer_len == strlen(answer) &&
+                            !memcmp(rec.answer, answer, rec.answer_len)
                       : !rec.answer) &&
-              (seed ? rec.seed && rec.seed_len == strlen(seed) && !memcmp(rec.seed, seed, rec.seed_len) : !rec.seed);
+              (seed ? rec.seed && rec.seed_len == strlen(seed) && !memcmp(rec.seed, seed, rec.seed_len)
+                    : !rec.seed);
     store_idem_record_free(&rec);
     return ok;
 }
