@@ -291,3 +291,25 @@ test('a create cut by a crash before its answer was stored makes the same game w
     removeDir(dir);
   }
 });
+
+test('another server of the same PostgreSQL database answers a retry the same',
+     { skip: !ON_POSTGRES && 'needs two servers on one database (PostgreSQL)' }, async () => {
+  const a = await startServer({ args: NO_LIMITS });
+  const b = await startServer({ db: a.db, args: NO_LIMITS });
+  try {
+    const key = randomUUID();
+    const first = await create(a.url, key, { mode: 'online', color: 'black', settings: { size: 9 } });
+    assert.equal(first.status, 201, first.text);
+    const retry = await create(b.url, key, { mode: 'online', color: 'black', settings: { size: 9 } });
+    assertReplay(first, retry, 'on the other server');
+    const claimPath = `/api/v1/games/${first.json.game.id}/claim`;
+    const ckey = randomUUID();
+    const claimed = await keyed(b.url, 'POST', claimPath, ckey, { body: { invite: first.json.invite } });
+    assert.equal(claimed.status, 200, claimed.text);
+    assertReplay(claimed, await keyed(a.url, 'POST', claimPath, ckey, { body: { invite: first.json.invite } }),
+                 'claim on the other server');
+  } finally {
+    await b.stop();
+    await a.stop();
+  }
+});
