@@ -90,4 +90,21 @@ CREATE TABLE chat (
     PRIMARY KEY (game_id, room, n)
 ) STRICT, WITHOUT ROWID;
 
-PRAGMA user_version = 3;
+-- Version 4. The answers of requests sent with an Idempotency-Key
+-- (src/store/store_idempotency.h): id is a hash of the key and its scope,
+-- answer the answer sealed (AES-256-GCM) under another hash of them, NULL
+-- while the request that reserved the key runs. Nothing here reveals a
+-- token without the key itself.
+CREATE TABLE idempotency (
+    id            TEXT    PRIMARY KEY CHECK (length(id) = 22),
+    owner         INTEGER NOT NULL,
+    created_at_ms INTEGER NOT NULL,
+    answer        BLOB    CHECK (answer IS NULL OR length(answer) BETWEEN 1 AND 70000),
+    -- Random bytes the request draws its new game's id and secrets from,
+    -- sealed like the answer: a request run again after a crash makes the
+    -- same game instead of another.
+    seed          BLOB    CHECK (seed IS NULL OR length(seed) BETWEEN 1 AND 1024)
+) STRICT, WITHOUT ROWID;
+CREATE INDEX idempotency_age ON idempotency (created_at_ms);
+
+PRAGMA user_version = 4;

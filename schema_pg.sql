@@ -120,8 +120,20 @@ CREATE TRIGGER seat_names_notify AFTER INSERT OR UPDATE OR DELETE ON seat_names
 CREATE TRIGGER chat_notify AFTER INSERT ON chat
     FOR EACH ROW EXECUTE FUNCTION phantomgo_notify_game();
 
+-- Version 3. The answers of requests sent with an Idempotency-Key, as in
+-- schema.sql: id a hash of the key and its scope, answer sealed
+-- (AES-256-GCM) under another hash of them, NULL while pending.
+CREATE TABLE idempotency (
+    id            text   PRIMARY KEY CHECK (char_length(id) = 22),
+    owner         bigint NOT NULL,
+    created_at_ms bigint NOT NULL,
+    answer        bytea  CHECK (answer IS NULL OR length(answer) BETWEEN 1 AND 70000),
+    seed          bytea  CHECK (seed IS NULL OR length(seed) BETWEEN 1 AND 1024)
+);
+CREATE INDEX idempotency_age ON idempotency (created_at_ms);
+
 -- The schema's version, one row.
 CREATE TABLE phantomgo_schema (
     version integer NOT NULL
 );
-INSERT INTO phantomgo_schema (version) VALUES (2);
+INSERT INTO phantomgo_schema (version) VALUES (3);

@@ -144,13 +144,16 @@ server_lane() {
     # The store's tests and the server suite again, on a PostgreSQL that
     # tests/pg/with-postgres.mjs starts in a temporary directory and removes;
     # all but the two files that never touch the database (static files,
-    # the computer's queue), to keep CI within its time.
+    # the computer's queue), to keep CI within its time, and the hardening
+    # file about the store's idempotency records.
     run_suite unit-pg node tests/pg/with-postgres.mjs build/asan/unit-tests \
-        test_store.c,test_store_chat.c,test_store_concurrency.c,test_store_pg.c
+        test_store.c,test_store_chat.c,test_store_concurrency.c,test_store_pg.c,test_store_idempotency.c
     local on_pg=()
     for f in tests/server/*.test.mjs; do
         case $f in */serving.test.mjs | */computer_load.test.mjs) ;; *) on_pg+=("$f") ;; esac
     done
+    # The Idempotency-Key records are the store's on either backend.
+    on_pg+=(tests/hardening/idempotency.test.mjs)
     run_suite server-pg node tests/pg/with-postgres.mjs \
         node --test --test-concurrency=1 --test-reporter=tap "${on_pg[@]}"
     # Several servers on PostgreSQL, behind HAProxy or not (each file starts its own).

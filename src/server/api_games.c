@@ -15,6 +15,7 @@
 #include <cjson/cJSON.h>
 
 #include "engine/vertex.h"
+#include "server/api_idempotency.h"
 #include "server/deadlines.h"
 #include "server/games.h"
 #include "server/lobby.h"
@@ -391,6 +392,13 @@ static void create_game(http_request *rq) {
         cJSON_Delete(o);
         return;
     }
+    /* Under an Idempotency-Key the id and secrets (and a random colour)
+     * are the key's, the same on every run of the request. */
+    game_created drawn;
+    int bit;
+    bool seeded = idempotency_drawn_game(rq, &drawn, &bit);
+    const cJSON *color = cJSON_GetObjectItemCaseSensitive(o, "color");
+    if (seeded && (!color || !strcmp(color->valuestring, "random"))) req.creator_color = bit ? WHITE : BLACK;
     char name[TALK_NAME_MAX_BYTES];
     bool named = read_name(rq, o, name);
     if (named && name[0] && req.mode == MODE_HOTSEAT) {
@@ -401,7 +409,8 @@ static void create_game(http_request *rq) {
     cJSON_Delete(o);
     if (!named) return;
     game_created c;
-    games_status st = games_create(rq->srv->gm, &req, &c);
+    games_status st = seeded ? games_create_drawn(rq->srv->gm, &req, &drawn, &c)
+                             : games_create(rq->srv->gm, &req, &c);
     /* The seat exists now: its token is answered even if its name could
      * not be stored (it can be given again with PUT .../name). */
     if (st == GAMES_OK && name[0]) rename_seat(rq, c.id, c.token[BLACK][0] ? BLACK : WHITE, name);
@@ -859,6 +868,22 @@ static const endpoint endpoints[] = {
     { "chat", chat, "GET POST" },   { "cancel", cancel, "POST" },     { "aid", read_aid, "GET" },
 };
 
+/* A handler and its game, run under an Idempotency-Key. */
+typedef struct keyed_call {
+    game_handler run;
+    game *g;
+} keyed_call;
+
+static void run_keyed_call(http_request *rq, void *ctx) {
+    const keyed_call *k = ctx;
+    k->run(rq, k->g);
+}
+
+static void run_create(http_request *rq, void *unused) {
+    (void)unused;
+    create_game(rq);
+}
+
 /* /api/v1/games/{id}[/endpoint] */
 static void game_route(http_request *rq, const char *rest) {
     char id[24];
@@ -885,7 +910,10 @@ static void game_route(http_request *rq, const char *rest) {
         send_status(rq, st);
         return;
     }
-    ep->run(rq, g);
+    keyed_call k = { ep->run, g };
+    if (ep->run == claim_seat || ep->run == join_seat || ep->run == rematch)
+        idempotency_run(rq, false, run_keyed_call, &k);
+    else ep->run(rq, g);
     game_release(g);
 }
 
@@ -933,7 +961,7 @@ void api_handle(http_request *rq) {
         return;
     }
     p += sizeof API_PREFIX - 1;
-    if (!strcmp(p, "games")) create_game(rq);
+    if (!strcmp(p, "games")) idempotency_run(rq, true, run_create, NULL);
     else if (!strcmp(p, "qr")) qr_code(rq);
     else if (!strcmp(p, "lobby")) read_lobby(rq);
     else if (!strcmp(p, "lobby/ws"))

@@ -403,10 +403,11 @@ int games_load_listed(games *gm, const char *which, game_listener *l) {
 
 /* ---- creation ------------------------------------------------------------ */
 
+/* A seat's token (drawn now unless given) and its hash in the row. */
 static bool new_seat(store_game *row, int color, char token[SECRET_TEXT_LEN + 1]) {
     if (color != BLACK && color != WHITE) return false;
     uint8_t *hash = color == BLACK ? row->seat_hash[0] : row->seat_hash[1];
-    return secrets_new_token(token) && secrets_hash(token, strlen(token), hash);
+    return (token[0] || secrets_new_token(token)) && secrets_hash(token, strlen(token), hash);
 }
 
 static char *json_text(cJSON *o) {
@@ -443,10 +444,15 @@ static bool fill_row(store_game *row, const game_new *req, int64_t now, game_cre
     row->is_public = req->mode == MODE_ONLINE && req->public_game;
     if (req->mode == MODE_HOTSEAT)
         return new_seat(row, BLACK, out->token[BLACK]) && new_seat(row, WHITE, out->token[WHITE]);
+    out->token[color_other(req->creator_color)][0] = '\0'; /* not the caller's */
     if (!new_seat(row, req->creator_color, out->token[req->creator_color])) return false;
-    if (req->mode == MODE_COMPUTER) return true;
+    if (req->mode == MODE_COMPUTER) {
+        out->invite[0] = '\0';
+        return true;
+    }
     row->invite_color = color_other(req->creator_color);
-    return secrets_new_token(out->invite) && secrets_hash(out->invite, strlen(out->invite), row->invite_hash);
+    return (out->invite[0] || secrets_new_token(out->invite)) &&
+           secrets_hash(out->invite, strlen(out->invite), row->invite_hash);
 }
 
 /* Stores a new game's row: the plain insert, or with rematch_of the
@@ -456,12 +462,15 @@ static int store_new_row(games *gm, const store_game *row, const char *rematch_o
                       : store_insert_game(gm->env.st, row);
 }
 
-/* A new game stored and in the table, told to the listeners. */
-static games_status create_one(games *gm, const game_new *req, const char *rematch_of, game_created *out) {
+/* A new game stored and in the table, told to the listeners. Its id and
+ * secrets are drawn now, or are drawn's (all of them given). */
+static games_status create_one(games *gm, const game_new *req, const char *rematch_of,
+                               const game_created *drawn, game_created *out) {
     store_game row;
     memset(&row, 0, sizeof row);
     memset(out, 0, sizeof *out);
-    bool ok = secrets_new_game_id(out->id) && fill_row(&row, req, games_now_ms(gm), out);
+    if (drawn) *out = *drawn;
+    bool ok = (drawn || secrets_new_game_id(out->id)) && fill_row(&row, req, games_now_ms(gm), out);
     int rc = ok ? store_new_row(gm, &row, rematch_of) : STORE_ERROR;
     char err[200] = "";
     int load_rc = STORE_OK;
@@ -483,10 +492,31 @@ static games_status create_one(games *gm, const game_new *req, const char *remat
 games_status games_create(games *gm, const game_new *req, game_created *out) {
     if (req->mode == MODE_COMPUTER && !gm->computer_allowed) return GAMES_NO_BOT;
     for (int attempt = 0; attempt < CREATE_ATTEMPTS; attempt++) {
-        games_status st = create_one(gm, req, NULL, out);
+        games_status st = create_one(gm, req, NULL, NULL, out);
         if (st != GAMES_SEAT_TAKEN) return st; /* a conflict: an id drawn twice, draw again */
     }
     return GAMES_ERROR;
+}
+
+/* Is the stored game `id` the one c describes: does c's first token hold
+ * one of its seats? */
+static bool is_created(games *gm, const game_created *c) {
+    const char *token = c->token[BLACK][0] ? c->token[BLACK] : c->token[WHITE];
+    game *g;
+    if (games_get(gm, c->id, &g) != GAMES_OK) return false;
+    bool mine = token[0] && game_seat_of(g, token) != 0;
+    game_release(g);
+    return mine;
+}
+
+games_status games_create_drawn(games *gm, const game_new *req, const game_created *drawn,
+                                game_created *out) {
+    if (req->mode == MODE_COMPUTER && !gm->computer_allowed) return GAMES_NO_BOT;
+    games_status st = create_one(gm, req, NULL, drawn, out);
+    if (st != GAMES_SEAT_TAKEN) return st;
+    /* The id exists: made by an earlier attempt of this very request, or
+     * (a chance of about 2^-62) by another. */
+    return is_created(gm, out) ? GAMES_OK : GAMES_ERROR;
 }
 
 /* ---- rematch --------------------------------------------------------------- */
@@ -513,7 +543,7 @@ static games_status rematch_create(games *gm, game *g, int color, game_created *
     req.level = level;
     req.aid = game_has_aid(g);
     for (int attempt = 0; attempt < CREATE_ATTEMPTS; attempt++) {
-        games_status st = create_one(gm, &req, game_id(g), out);
+        games_status st = create_one(gm, &req, game_id(g), NULL, out);
         if (st == GAMES_OK) {
             /* The other seat is the opponent's, taken by their own rematch
              * call: its invite secret is told to nobody. */

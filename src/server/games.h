@@ -77,6 +77,14 @@ typedef struct game_created {
 
 games_status games_create(games *gm, const game_new *req, game_created *out);
 
+/* games_create with the id, tokens and invite drawn by the caller (all
+ * set; those the mode does not use are cleared in out), so that a request
+ * run again after a crash makes the same game: when a game of that id
+ * exists already and drawn's seat token holds a seat of it, that game is
+ * the answer (GAMES_OK, out as drawn, nothing stored or told again). */
+games_status games_create_drawn(games *gm, const game_new *req, const game_created *drawn,
+                                game_created *out);
+
 /* Rematch by seat `color` of a finished game g: the first call creates the
  * new game (colours swapped; *created true, out holds the caller's seat)
  * in one store transaction with the link from g; a later call by the other

@@ -8,6 +8,7 @@
  * common case and one write keeps them in one TCP segment. */
 #include "server/http_reply.h"
 
+#include <assert.h>
 #include <civetweb.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -119,8 +120,43 @@ static void compose_head(strbuf *sb, http_request *rq, int status, const char *c
     strbuf_puts(sb, "\r\n");
 }
 
+/* Keeps an answer in rq->capture instead of writing it (the first only). */
+static void capture(http_request *rq, int status, const char *content_type, const char *cache_control,
+                    const char *extra_headers, const void *body, size_t len) {
+    http_capture *cap = rq->capture;
+    if (cap->taken) return;
+    cap->taken = true;
+    cap->status = status;
+    snprintf(cap->content_type, sizeof cap->content_type, "%s", content_type);
+    cap->has_cache_control = cache_control != NULL;
+    snprintf(cap->cache_control, sizeof cap->cache_control, "%s", cache_control ? cache_control : "");
+    strbuf_puts(&cap->extra_headers, extra_headers ? extra_headers : "");
+    strbuf_append(&cap->body, body, len);
+    cap->plain = !strcmp(content_type, "application/json") && !cache_control &&
+                 (!extra_headers || !*extra_headers);
+}
+
+void http_capture_free(http_capture *cap) {
+    strbuf_free(&cap->extra_headers);
+    strbuf_free(&cap->body);
+}
+
+void http_send_captured(http_request *rq, http_capture *cap) {
+    rq->capture = NULL;
+    if (!cap->taken || cap->body.failed || cap->extra_headers.failed)
+        http_send_error(rq, 500, "internal", "The server failed to answer.");
+    else
+        http_send(rq, cap->status, cap->content_type, cap->has_cache_control ? cap->cache_control : NULL,
+                  cap->extra_headers.data ? cap->extra_headers.data : "", cap->body.data, cap->body.len);
+    http_capture_free(cap);
+}
+
 void http_send(http_request *rq, int status, const char *content_type, const char *cache_control,
                const char *extra_headers, const void *body, size_t len) {
+    if (rq->capture) {
+        capture(rq, status, content_type, cache_control, extra_headers, body, len);
+        return;
+    }
     strbuf sb;
     strbuf_init(&sb);
     compose_head(&sb, rq, status, content_type, cache_control, extra_headers, len);
@@ -140,6 +176,7 @@ void http_send(http_request *rq, int status, const char *content_type, const cha
 
 void http_send_head(http_request *rq, int status, const char *content_type, const char *cache_control,
                     const char *extra_headers, size_t len) {
+    assert(!rq->capture); /* a streamed answer is never held back */
     strbuf sb;
     strbuf_init(&sb);
     compose_head(&sb, rq, status, content_type, cache_control, extra_headers, len);

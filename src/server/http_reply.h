@@ -14,11 +14,26 @@
 
 #include "server/metrics.h"
 #include "server/server.h"
+#include "util/strbuf.h"
 
 struct mg_connection;
 struct mg_request_info;
 
 #define HTTP_BODY_MAX (16 * 1024)
+
+/* An answer held back instead of written (api_idempotency.c): while a
+ * request's capture is set, http_send keeps the answer here, and the
+ * holder sends it later with http_send_captured. */
+typedef struct http_capture {
+    bool taken;  /* an answer was given */
+    bool plain;  /* application/json, default caching, no extra headers */
+    int status;
+    char content_type[64];
+    char cache_control[64];
+    bool has_cache_control;
+    strbuf extra_headers;
+    strbuf body;
+} http_capture;
 
 typedef struct http_request {
     server_ctx *srv;
@@ -35,6 +50,7 @@ typedef struct http_request {
     bool head; /* HEAD: headers only */
     metrics_route route;
     int status; /* of the answer sent, 0 before */
+    http_capture *capture; /* NULL: answers are written at once */
 } http_request;
 
 /* Fills rq for a connection (the router's requests, and the WebSocket
@@ -58,6 +74,11 @@ void http_send(http_request *rq, int status, const char *content_type, const cha
  * writes with http_write (large files); nothing more is sent for HEAD. */
 void http_send_head(http_request *rq, int status, const char *content_type, const char *cache_control,
                     const char *extra_headers, size_t len);
+/* Sends the answer held in cap (rq->capture cleared) and frees cap's
+ * buffers; 500 when the capture failed or holds none. */
+void http_send_captured(http_request *rq, http_capture *cap);
+/* Frees cap's buffers. */
+void http_capture_free(http_capture *cap);
 /* Writes body bytes after http_send_head; false when the peer is gone. */
 bool http_write(http_request *rq, const void *bytes, size_t len);
 /* The connection closes after this answer (no keep-alive). */

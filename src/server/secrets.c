@@ -48,15 +48,31 @@ bool secrets_new_token(char out[SECRET_TEXT_LEN + 1]) {
     return true;
 }
 
-bool secrets_new_game_id(char out[GAME_ID_LEN + 1]) {
+void secrets_token_from(const uint8_t bytes[SECRET_BYTES], char out[SECRET_TEXT_LEN + 1]) {
+    base64url_encode(bytes, SECRET_BYTES, out);
+}
+
+/* Takes id characters from bytes; returns how many were written to out. */
+static int id_chars(const uint8_t *bytes, size_t len, char *out, int n) {
     static const char alphabet[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+    for (size_t i = 0; i < len && n < GAME_ID_LEN; i++)
+        if (bytes[i] < 252) /* 252 = 7 * 36: no modulo bias */
+            out[n++] = alphabet[bytes[i] % 36];
+    return n;
+}
+
+bool secrets_game_id_from(const uint8_t *bytes, size_t len, char out[GAME_ID_LEN + 1]) {
+    int n = id_chars(bytes, len, out, 0);
+    out[n] = '\0';
+    return n == GAME_ID_LEN;
+}
+
+bool secrets_new_game_id(char out[GAME_ID_LEN + 1]) {
     int n = 0;
     while (n < GAME_ID_LEN) {
         uint8_t raw[32];
         if (!secrets_random_bytes(raw, sizeof raw)) return false;
-        for (size_t i = 0; i < sizeof raw && n < GAME_ID_LEN; i++)
-            if (raw[i] < 252) /* 252 = 7 * 36: no modulo bias */
-                out[n++] = alphabet[raw[i] % 36];
+        n = id_chars(raw, sizeof raw, out, n);
     }
     out[n] = '\0';
     return true;

@@ -29,6 +29,13 @@ bool secrets_new_token(char out[SECRET_TEXT_LEN + 1]);
 /* A fresh game id: GAME_ID_LEN characters of [a-z0-9] + NUL. */
 bool secrets_new_game_id(char out[GAME_ID_LEN + 1]);
 
+/* The same from random bytes the caller drew (and keeps, to draw the same
+ * again): a token of SECRET_BYTES bytes; a game id of up to `len` bytes
+ * (false in the unlikely case they do not suffice: about 12 of 256 bytes
+ * are skipped to stay unbiased). */
+void secrets_token_from(const uint8_t bytes[SECRET_BYTES], char out[SECRET_TEXT_LEN + 1]);
+bool secrets_game_id_from(const uint8_t *bytes, size_t len, char out[GAME_ID_LEN + 1]);
+
 /* SHA-256 of the text. Returns false only if libcrypto fails. */
 bool secrets_hash(const char *text, size_t len, uint8_t out[SECRET_HASH_LEN]);
 

@@ -20,7 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define STORE_SCHEMA_VERSION 3
+#define STORE_SCHEMA_VERSION 4
 #define STORE_BUSY_TIMEOUT_MS 5000
 #define STORE_SCHEMA_MAX_BYTES (1 << 20)
 
@@ -57,6 +57,14 @@ static const char *const upgrades[] = {
     "  text TEXT NOT NULL CHECK (length(text) BETWEEN 1 AND 300),"
     "  at_ms INTEGER NOT NULL,"
     "  PRIMARY KEY (game_id, room, n)) STRICT, WITHOUT ROWID;",
+    /* 3 -> 4: the answers of requests sent with an Idempotency-Key. */
+    "CREATE TABLE idempotency ("
+    "  id TEXT PRIMARY KEY CHECK (length(id) = 22),"
+    "  owner INTEGER NOT NULL,"
+    "  created_at_ms INTEGER NOT NULL,"
+    "  answer BLOB CHECK (answer IS NULL OR length(answer) BETWEEN 1 AND 70000),"
+    "  seed BLOB CHECK (seed IS NULL OR length(seed) BETWEEN 1 AND 1024)) STRICT, WITHOUT ROWID;"
+    "CREATE INDEX idempotency_age ON idempotency (created_at_ms);",
     NULL
 };
 _Static_assert(sizeof upgrades / sizeof upgrades[0] == STORE_SCHEMA_VERSION,
@@ -274,7 +282,10 @@ static int open_readers(store *st, char *err, size_t errlen) {
         int code = open_connection(st->path, SQLITE_OPEN_READONLY, &r->db, err, errlen);
         if (code != STORE_OK) return code;
         int rc = store_prepare_all(r->db, store_read_sql, RS_COUNT, r->stmt);
-        if (rc == SQLITE_OK) rc = store_prepare_all(r->db, store_chat_read_sql, CR_COUNT, r->chat);
+        if (rc == SQLITE_OK) rc = store_prepare_all(r->db, store_chat_read_sql, CR_IDEM_FIRST, r->chat);
+        if (rc == SQLITE_OK)
+            rc = store_prepare_all(r->db, store_idem_read_sql + CR_IDEM_FIRST, CR_COUNT - CR_IDEM_FIRST,
+                                   r->chat + CR_IDEM_FIRST);
         if (rc != SQLITE_OK) return fail_db(err, errlen, r->db, rc, "preparing reads");
         st->free_readers[st->free_count++] = i;
     }
@@ -287,7 +298,10 @@ static int open_writer(store *st, const char *schema_path, char *err, size_t err
     if (code == STORE_OK) code = migrate(st->wdb, schema_path, err, errlen);
     if (code != STORE_OK) return code;
     int rc = store_prepare_all(st->wdb, store_write_sql, WS_COUNT, st->wstmt);
-    if (rc == SQLITE_OK) rc = store_prepare_all(st->wdb, store_chat_write_sql, CW_COUNT, st->wchat);
+    if (rc == SQLITE_OK) rc = store_prepare_all(st->wdb, store_chat_write_sql, CW_IDEM_FIRST, st->wchat);
+    if (rc == SQLITE_OK)
+        rc = store_prepare_all(st->wdb, store_idem_write_sql + CW_IDEM_FIRST, CW_COUNT - CW_IDEM_FIRST,
+                               st->wchat + CW_IDEM_FIRST);
     if (rc != SQLITE_OK) return fail_db(err, errlen, st->wdb, rc, "preparing writes");
     return STORE_OK;
 }

@@ -52,10 +52,23 @@ enum read_stmt {
     RS_COUNT
 };
 
-/* store_chat.c's statements: on the writer's connection and on each
- * reader's, indexed by these. */
-enum chat_write_stmt { CW_PUT_NAME, CW_CLEAR_NAME, CW_APPEND, CW_CANCEL, CW_COUNT };
-enum chat_read_stmt { CR_NAMES, CR_COUNT_ROOM, CR_READ_ROOM, CR_COUNT };
+/* The statements of the module's other files, on the writer's connection
+ * and on each reader's, indexed by these: store_chat.c's first, then
+ * store_idempotency.c's from CW_IDEM_FIRST and CR_IDEM_FIRST. */
+enum chat_write_stmt {
+    CW_PUT_NAME,
+    CW_CLEAR_NAME,
+    CW_APPEND,
+    CW_CANCEL,
+    CW_IDEM_RESERVE,
+    CW_IDEM_FINISH,
+    CW_IDEM_RELEASE,
+    CW_IDEM_PURGE,
+    CW_COUNT
+};
+enum chat_read_stmt { CR_NAMES, CR_COUNT_ROOM, CR_READ_ROOM, CR_IDEM_GET, CR_COUNT };
+#define CW_IDEM_FIRST CW_IDEM_RESERVE
+#define CR_IDEM_FIRST CR_IDEM_GET
 
 /* Read connections: enough that the server's handler threads rarely queue
  * for one (reads take microseconds), few enough to keep memory small. */
@@ -73,6 +86,19 @@ typedef struct {
     const char *name; /* NULL to remove */
     int64_t at_ms;
 } store_name_args;
+
+/* The argument of every CW_IDEM_* write (store_idempotency.c); ?1 is the
+ * record's id. Each statement uses the fields its comment there names. */
+typedef struct {
+    int64_t owner;          /* the reserving request's random number */
+    int64_t at_ms;          /* now */
+    int64_t stale_before;   /* a pending record older than this is abandoned */
+    int64_t expired_before; /* any record older than this is forgotten */
+    const void *answer;     /* the sealed answer (CW_IDEM_FINISH) */
+    size_t answer_len;
+    const void *seed;       /* the sealed seed (CW_IDEM_RESERVE; NULL: none) */
+    size_t seed_len;
+} store_idem_args;
 
 /* Binds a store_submit_write statement's parameters after ?1 (SQLite's code). */
 typedef int (*store_bind_fn)(sqlite3_stmt *s, const void *arg);
@@ -182,8 +208,12 @@ extern const char *const store_read_sql[RS_COUNT];
 store_reader *store_reader_acquire(store *st);
 void store_reader_release(store *st, store_reader *r);
 
-/* store_chat.c: statements. */
+/* store_chat.c: statements [0, CW_IDEM_FIRST) and [0, CR_IDEM_FIRST). */
 extern const char *const store_chat_write_sql[CW_COUNT];
 extern const char *const store_chat_read_sql[CR_COUNT];
+/* store_idempotency.c: statements [CW_IDEM_FIRST, CW_COUNT) and
+ * [CR_IDEM_FIRST, CR_COUNT). */
+extern const char *const store_idem_write_sql[CW_COUNT];
+extern const char *const store_idem_read_sql[CR_COUNT];
 
 #endif

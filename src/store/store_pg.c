@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PG_SCHEMA_VERSION 2
+#define PG_SCHEMA_VERSION 3
 /* Any constant shared by every phantomgo server: the lock that serializes
  * schema creation. */
 #define PG_SCHEMA_LOCK_KEY 0x70676f31
@@ -68,6 +68,14 @@ static const char *const upgrades[] = {
     "  FOR EACH ROW EXECUTE FUNCTION phantomgo_notify_game();"
     "CREATE TRIGGER chat_notify AFTER INSERT ON chat"
     "  FOR EACH ROW EXECUTE FUNCTION phantomgo_notify_game();",
+    /* 2 -> 3: the answers of requests sent with an Idempotency-Key. */
+    "CREATE TABLE idempotency ("
+    "  id text PRIMARY KEY CHECK (char_length(id) = 22),"
+    "  owner bigint NOT NULL,"
+    "  created_at_ms bigint NOT NULL,"
+    "  answer bytea CHECK (answer IS NULL OR length(answer) BETWEEN 1 AND 70000),"
+    "  seed bytea CHECK (seed IS NULL OR length(seed) BETWEEN 1 AND 1024));"
+    "CREATE INDEX idempotency_age ON idempotency (created_at_ms);",
     NULL
 };
 _Static_assert(sizeof upgrades / sizeof upgrades[0] == PG_SCHEMA_VERSION,

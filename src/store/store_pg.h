@@ -13,6 +13,7 @@
 #define PG_STORE_PG_H
 
 #include "store/store_chat.h"
+#include "store/store_idempotency.h"
 #include "store/store_internal.h"
 
 #include <libpq-fe.h>
@@ -29,6 +30,10 @@ enum pg_write_stmt {
     PW_CLEAR_NAME,
     PW_APPEND_CHAT,
     PW_CANCEL,
+    PW_IDEM_RESERVE, /* store_idempotency.c's CW_IDEM_* */
+    PW_IDEM_FINISH,
+    PW_IDEM_RELEASE,
+    PW_IDEM_PURGE,
     PW_COUNT
 };
 
@@ -93,6 +98,8 @@ int pg_store_get_names(pg_store *pg, const char *game_id, char names[2][STORE_NA
 int pg_store_chat_count(pg_store *pg, const char *game_id, int room, int *out_n);
 int pg_store_read_chat(pg_store *pg, const char *game_id, int room, int after_n, int limit,
                        store_chat_message **out, int *out_count);
+/* store_idem_get's read (arguments checked there). */
+int pg_store_idem_get(pg_store *pg, const char *id, store_idem_record *out);
 /* Fills *ids (malloc'd, fixed-size ids) for one of store_list_games' kinds. */
 int pg_store_list_ids(pg_store *pg, const char *where_kind, char (**ids)[24], int *count);
 

@@ -22,6 +22,7 @@ enum pg_read_stmt {
     PR_NAMES,
     PR_CHAT_COUNT,
     PR_CHAT_READ,
+    PR_IDEM_GET,
     PR_COUNT
 };
 
@@ -55,6 +56,7 @@ static const char *const read_sql[PR_COUNT] = {
     [PR_CHAT_READ] = "SELECT n, author, name, text, at_ms FROM chat"
                      " WHERE game_id = $1 AND room = $2::integer AND n > $3::integer ORDER BY n"
                      " LIMIT $4::integer",
+    [PR_IDEM_GET] = "SELECT created_at_ms, answer, seed FROM idempotency WHERE id = $1",
 };
 
 static pg_link *reader_acquire(pg_store *pg) {
@@ -380,4 +382,44 @@ int pg_store_read_chat(pg_store *pg, const char *game_id, int room, int after_n,
     room_ctx c = { .game_id = game_id, .room = room, .after_n = after_n, .limit = limit, .list = out,
                    .count = out_count };
     return with_reader(pg, read_chat, &c);
+}
+
+typedef struct {
+    const char *id;
+    store_idem_record *out;
+} idem_ctx;
+
+/* A bytea column of row 0 into *out (malloc'd; NULL for NULL); false when
+ * out of memory. */
+static bool copy_bytea(const PGresult *res, int col, uint8_t **out, size_t *len) {
+    if (PQgetisnull(res, 0, col)) return true;
+    size_t n = 0;
+    unsigned char *bytes = PQunescapeBytea((const unsigned char *)PQgetvalue(res, 0, col), &n);
+    *out = bytes && n ? malloc(n) : NULL;
+    if (*out) {
+        memcpy(*out, bytes, n);
+        *len = n;
+    }
+    PQfreemem(bytes);
+    return *out != NULL;
+}
+
+static int get_idem(PGconn *conn, void *ctx, bool *broken) {
+    idem_ctx *c = ctx;
+    PGresult *res = exec_read(conn, PR_IDEM_GET, c->id, NULL);
+    int code = rows_code(conn, res, broken);
+    if (code == STORE_OK && PQntuples(res) == 0) code = STORE_NOT_FOUND;
+    if (code == STORE_OK) {
+        c->out->created_at_ms = get_int(res, 0, 0);
+        if (!copy_bytea(res, 1, &c->out->answer, &c->out->answer_len) ||
+            !copy_bytea(res, 2, &c->out->seed, &c->out->seed_len))
+            code = STORE_ERROR;
+    }
+    PQclear(res);
+    return code;
+}
+
+int pg_store_idem_get(pg_store *pg, const char *id, store_idem_record *out) {
+    idem_ctx c = { id, out };
+    return with_reader(pg, get_idem, &c);
 }

@@ -64,6 +64,20 @@ const char *const pg_write_sql[PW_COUNT] = {
     [PW_CANCEL] = "UPDATE games SET cancelled_at_ms = $2::bigint, invite_hash = NULL, invite_color = 0"
                   " WHERE id = $1 AND cancelled_at_ms IS NULL"
                   " AND invite_hash IS NOT NULL",
+    /* Idempotency records: store_idempotency.c's statements, same parameters. */
+    [PW_IDEM_RESERVE] = "INSERT INTO idempotency (id, owner, created_at_ms, answer, seed)"
+                        " VALUES ($1, $2::bigint, $3::bigint, NULL, $6::bytea)"
+                        " ON CONFLICT (id) DO UPDATE"
+                        " SET owner = excluded.owner, created_at_ms = excluded.created_at_ms, answer = NULL,"
+                        " seed = CASE WHEN idempotency.answer IS NULL"
+                        " THEN idempotency.seed ELSE excluded.seed END"
+                        " WHERE (idempotency.answer IS NULL AND idempotency.created_at_ms < $4::bigint)"
+                        " OR idempotency.created_at_ms < $5::bigint",
+    [PW_IDEM_FINISH] = "UPDATE idempotency SET answer = $3::bytea"
+                       " WHERE id = $1 AND owner = $2::bigint AND answer IS NULL",
+    [PW_IDEM_RELEASE] = "DELETE FROM idempotency WHERE id = $1 AND owner = $2::bigint AND answer IS NULL",
+    [PW_IDEM_PURGE] = "DELETE FROM idempotency WHERE $1::text IS NOT NULL AND id IN"
+                      " (SELECT id FROM idempotency WHERE created_at_ms < $2::bigint LIMIT 200)",
 };
 
 /* Parameters of one statement, as text except the hashes (binary). */
@@ -103,6 +117,35 @@ static void add_hash(params *p, const uint8_t *hash) {
     p->formats[p->count++] = 1;
 }
 
+/* Bytes of any length, sent binary. */
+static void add_blob(params *p, const void *bytes, size_t len) {
+    p->values[p->count] = bytes;
+    p->lengths[p->count] = (int)len;
+    p->formats[p->count++] = 1;
+}
+
+/* An idempotency record's write (store_idem_args, store_internal.h). */
+static enum pg_write_stmt bind_idem(enum chat_write_stmt which, const store_idem_args *a, params *p) {
+    switch (which) {
+    case CW_IDEM_RESERVE:
+        add_int(p, a->owner);
+        add_int(p, a->at_ms);
+        add_int(p, a->stale_before);
+        add_int(p, a->expired_before);
+        if (a->seed) add_blob(p, a->seed, a->seed_len);
+        else add_text(p, NULL);
+        return PW_IDEM_RESERVE;
+    case CW_IDEM_FINISH:
+        add_int(p, a->owner);
+        add_blob(p, a->answer, a->answer_len);
+        return PW_IDEM_FINISH;
+    case CW_IDEM_RELEASE: add_int(p, a->owner); return PW_IDEM_RELEASE;
+    case CW_IDEM_PURGE: add_int(p, a->expired_before); return PW_IDEM_PURGE;
+    default: break;
+    }
+    return PW_GAME_EXISTS;
+}
+
 /* A talk write: its argument is typed by its statement (store_internal.h). */
 static enum pg_write_stmt bind_talk(const write_req *r, params *p) {
     const void *arg = r->u.other.arg;
@@ -127,6 +170,10 @@ static enum pg_write_stmt bind_talk(const write_req *r, params *p) {
         return PW_APPEND_CHAT;
     }
     case CW_CANCEL: add_int(p, *(const int64_t *)arg); return PW_CANCEL;
+    case CW_IDEM_RESERVE:
+    case CW_IDEM_FINISH:
+    case CW_IDEM_RELEASE:
+    case CW_IDEM_PURGE: return bind_idem(r->u.other.which, arg, p);
     case CW_COUNT: break;
     }
     return PW_GAME_EXISTS;
@@ -240,7 +287,9 @@ static int apply_request(PGconn *conn, const write_req *r, bool *failed, bool *b
     int code;
     *failed = *broken = false;
     if (PQresultStatus(res) == PGRES_COMMAND_OK) {
-        bool changed = strcmp(PQcmdTuples(res), "0") != 0 || which == PW_CLEAR_NAME;
+        /* Removing what is not there is no error (as on SQLite). */
+        bool changed = strcmp(PQcmdTuples(res), "0") != 0 || which == PW_CLEAR_NAME ||
+                       which == PW_IDEM_RELEASE || which == PW_IDEM_PURGE;
         code = changed ? STORE_OK : why_unchanged(conn, r->game_id, failed, broken);
     } else {
         *failed = true;

@@ -98,3 +98,40 @@ test('going offline is shown within seconds; a click made offline waits, drawn, 
   await page.waitForSelector('#connection', { state: 'hidden', timeout: 15000 });
   await context.close();
 });
+
+test('a create whose answer is lost is sent again with the same Idempotency-Key and makes one game', async () => {
+  const page = await openPage(env.browser);
+  const sent = [];
+  let served = null;
+  // The first create reaches the server, which makes the game; its answer
+  // is then lost on the way back (the page sees a network failure).
+  await page.route('**/api/v1/games', async (route) => {
+    const request = route.request();
+    if (request.method() !== 'POST') return route.continue();
+    sent.push(request.headers()['idempotency-key']);
+    if (sent.length > 1) return route.continue();
+    const response = await route.fetch();
+    served = await response.json();
+    return route.abort('connectionreset');
+  });
+  await page.goto(env.server.url + '/');
+  await waitForGame(page);
+  await page.click('.way[data-mode="hotseat"]');
+  await page.waitForURL(/\/g\//);
+  await waitForGame(page);
+  assert.equal(sent.length, 2, 'sent once more after the lost answer');
+  assert.match(sent[0], /^[0-9a-f-]{36}$/, 'a random UUID as the key');
+  assert.equal(sent[1], sent[0], 'the retry carries the same key');
+  assert.equal(new URL(page.url()).pathname, `/g/${served.game.id}`, 'the game the first request made');
+  // A second create is a new request: a new key.
+  const again = await openPage(env.browser);
+  const keys = [];
+  again.on('request', (r) => { if (r.method() === 'POST' && r.url().endsWith('/api/v1/games')) keys.push(r.headers()['idempotency-key']); });
+  await again.goto(env.server.url + '/');
+  await waitForGame(again);
+  await again.click('.way[data-mode="hotseat"]');
+  await again.waitForURL(/\/g\//);
+  assert.equal(keys.length, 1);
+  assert.notEqual(keys[0], sent[0]);
+  for (const p of [page, again]) await p.context().close();
+});

@@ -219,7 +219,8 @@ TEST(store_pg_create_rematch_is_all_or_nothing_and_ping_answers) {
 static const char *const DOWN_TO_VERSION_1 =
     "DROP TRIGGER games_created_notify ON games; DROP TRIGGER games_changed_notify ON games;"
     "DROP TABLE chat; DROP TABLE seat_names; DROP FUNCTION phantomgo_notify_game();"
-    "ALTER TABLE games DROP COLUMN cancelled_at_ms; UPDATE phantomgo_schema SET version = 1";
+    "ALTER TABLE games DROP COLUMN cancelled_at_ms; DROP TABLE idempotency;"
+    "UPDATE phantomgo_schema SET version = 1";
 
 TEST(store_pg_upgrades_a_version_1_database_keeping_its_games) {
     if (!test_pg_base()) return;

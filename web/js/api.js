@@ -4,6 +4,9 @@
 // so pages can translate it. act() is the one call that changes a game: it
 // resends the very same body (same seq) after a network failure or 503, which
 // the server recognises as a retry, so an action is never lost or doubled.
+// Creating a game, claiming or joining a seat and offering a rematch carry an
+// Idempotency-Key instead (once()): a fresh random key per call, the same key
+// on that call's own retries, so a lost answer never makes a second game.
 
 export class ApiError extends Error {
   // reason: the why of a refused text (400 bad_text), e.g. 'bidi'.
@@ -18,8 +21,9 @@ export class ApiError extends Error {
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function request(method, path, { token = null, body = undefined, accept = 'json', keepalive = false } = {}) {
+async function request(method, path, { token = null, body = undefined, accept = 'json', keepalive = false, key = null } = {}) {
   const headers = {};
+  if (key) headers['Idempotency-Key'] = key;
   if (token) headers.Authorization = `Bearer ${token}`;
   // Every write says it is JSON: the server refuses others (415), so that no
   // other site can make a browser write here without a CORS preflight.
@@ -66,11 +70,40 @@ function retryable(error) {
   return error.status === 0 || error.status === 429 || error.status === 502 || error.status === 503 || error.status === 504;
 }
 
+// A key nobody can guess (docs/API.md asks for one): a random UUID.
+// crypto.randomUUID needs a secure context; a server reached over plain
+// http on a home network is not one, so the same from getRandomValues.
+function newKey() {
+  if (crypto.randomUUID) return crypto.randomUUID();
+  const b = crypto.getRandomValues(new Uint8Array(16));
+  b[6] = (b[6] & 0x0f) | 0x40;
+  b[8] = (b[8] & 0x3f) | 0x80;
+  const hex = [...b].map((x) => x.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+// A POST that must happen once: one Idempotency-Key for it and all its
+// retries (a lost answer, a busy server, the same key still running
+// elsewhere), so the server answers a retry with the first answer.
+async function once(path, options, attempts = 4) {
+  const key = newKey();
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await request('POST', path, { ...options, key });
+    } catch (error) {
+      // Not a 429: the page tells the user to wait rather than wait silently.
+      const again = (retryable(error) && error.status !== 429) || error.code === 'idempotency_key_in_use';
+      if (!again || attempt >= attempts) throw error;
+      await sleep(error.retryAfter ? error.retryAfter * 1000 : 250 * 2 ** attempt);
+    }
+  }
+}
+
 export const api = {
   health: () => request('GET', '/api/health'),
-  createGame: (body) => request('POST', '/api/v1/games', { body }),
-  claim: (id, invite, name) => request('POST', `${gamePath(id)}/claim`, { body: name ? { invite, name } : { invite } }),
-  join: (id, name) => request('POST', `${gamePath(id)}/join`, { body: name ? { name } : {} }),
+  createGame: (body) => once('/api/v1/games', { body }),
+  claim: (id, invite, name) => once(`${gamePath(id)}/claim`, { body: name ? { invite, name } : { invite } }),
+  join: (id, name) => once(`${gamePath(id)}/join`, { body: name ? { name } : {} }),
   lobby: () => request('GET', '/api/v1/lobby'),
   lobbySocketPath: '/api/v1/lobby/ws',
   view: (id, token) => request('GET', gamePath(id), { token }),
@@ -80,7 +113,7 @@ export const api = {
   // keepalive lets the last save finish while the page is being left.
   saveNotes: (id, token, ghosts, keepalive = false) => request('PUT', `${gamePath(id)}/notes`, { token, body: { ghosts }, keepalive }),
   // action: 'offer' (or accept the opponent's), 'accept', 'withdraw', 'decline'.
-  rematch: (id, token, action = 'offer') => request('POST', `${gamePath(id)}/rematch`, { token, body: { action } }),
+  rematch: (id, token, action = 'offer') => once(`${gamePath(id)}/rematch`, { token, body: { action } }),
   qrSvg: (text) => request('POST', '/api/v1/qr', { body: { text }, accept: 'text' }),
   sgfUrl: (id) => `${gamePath(id)}/sgf`,
   // The deduction aid: a seat's own (token) now, or after the end any seat's at seq.
