@@ -149,8 +149,15 @@ static void dispatch(http_request *rq) {
         return;
     }
     if (!strncmp(rq->path, "/api/", 5)) handle_api(rq);
-    else if (!strcmp(rq->path, "/metrics")) handle_metrics(rq);
+    else if (!strcmp(rq->path, "/metrics") && !rq->srv->metrics_port) handle_metrics(rq);
     else static_handle(rq);
+}
+
+/* The private listener of --metrics-listen: /metrics and nothing else. */
+static void dispatch_private(http_request *rq) {
+    rq->route = ROUTE_OTHER;
+    if (!strcmp(rq->path, "/metrics")) handle_metrics(rq);
+    else http_send_error(rq, 404, "not_found", "Only /metrics is served on this address.");
 }
 
 static bool is_websocket_upgrade(const http_request *rq) {
@@ -162,7 +169,8 @@ static int on_begin_request(struct mg_connection *conn) {
     server_ctx *srv = mg_get_user_data(mg_get_context(conn));
     http_request rq;
     http_request_init(&rq, srv, conn);
-    if (is_websocket_upgrade(&rq) && hub_is_socket_path(rq.path) && !strcmp(rq.method, "GET")) {
+    bool private = srv->metrics_port && rq.ri->server_port == srv->metrics_port;
+    if (!private && is_websocket_upgrade(&rq) && hub_is_socket_path(rq.path) && !strcmp(rq.method, "GET")) {
         int retry = ratelimit_take(srv->api_limit, rq.client, now_monotonic_ms());
         if (retry == 0 && hub_address_full(srv->hb, rq.client)) {
             http_send_error_extra(&rq, 429, "too_many_connections",
@@ -175,7 +183,8 @@ static int on_begin_request(struct mg_connection *conn) {
         return 429;
     }
     double t0 = now_monotonic_s();
-    dispatch(&rq);
+    if (private) dispatch_private(&rq);
+    else dispatch(&rq);
     double seconds = now_monotonic_s() - t0;
     if (rq.status == 0) http_send_error(&rq, 500, "internal", "The server could not answer.");
     metrics_request(rq.route, rq.status, seconds);
@@ -213,7 +222,7 @@ static bool features_ok(const server_config *c, char *err, size_t errlen) {
         snprintf(err, errlen, "this civetweb library was built without WebSocket support");
         return false;
     }
-    if (strchr(c->listen, ':') && !mg_check_feature(MG_FEATURES_IPV6)) {
+    if ((strchr(c->listen, ':') || c->metrics_listen[0] == '[') && !mg_check_feature(MG_FEATURES_IPV6)) {
         snprintf(err, errlen,
                  "this civetweb library was built without IPv6: listen on an IPv4 "
                  "address (0.0.0.0 for every interface)");
@@ -224,12 +233,16 @@ static bool features_ok(const server_config *c, char *err, size_t errlen) {
 
 /* civetweb's options text for cfg, into the caller's buffers. */
 typedef struct civetweb_numbers {
-    char ports[128], threads[16], queue[16];
+    char ports[256], threads[16], queue[16];
 } civetweb_numbers;
 
+/* The public port first, then --metrics-listen's (already checked by
+ * config, in civetweb's own ADDR:PORT form): mg_get_server_ports lists
+ * them in this order. */
 static void civetweb_numbers_of(const server_config *c, civetweb_numbers *n) {
-    if (strchr(c->listen, ':')) snprintf(n->ports, sizeof n->ports, "[%s]:%d", c->listen, c->port);
-    else snprintf(n->ports, sizeof n->ports, "%s:%d", c->listen, c->port);
+    bool v6 = strchr(c->listen, ':') != NULL;
+    int len = snprintf(n->ports, sizeof n->ports, v6 ? "[%s]:%d" : "%s:%d", c->listen, c->port);
+    if (c->metrics_listen[0]) snprintf(n->ports + len, sizeof n->ports - (size_t)len, ",%s", c->metrics_listen);
     snprintf(n->threads, sizeof n->threads, "%d", c->threads + c->max_websockets);
     snprintf(n->queue, sizeof n->queue, "%d", c->threads * 8 < 64 ? 64 : c->threads * 8);
 }
@@ -275,6 +288,12 @@ bool http_start(server_ctx *srv, char *err, size_t errlen) {
     struct mg_server_port bound[4];
     int found = mg_get_server_ports(srv->mg, 4, bound);
     srv->port = found > 0 ? bound[0].port : c->port;
+    if (!c->metrics_listen[0]) return true;
+    if (found != 2 || bound[1].port == srv->port) {
+        snprintf(err, errlen, "cannot tell the metrics listener %s from the public port", c->metrics_listen);
+        return false;
+    }
+    srv->metrics_port = bound[1].port;
     return true;
 }
 

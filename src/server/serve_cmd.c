@@ -160,6 +160,10 @@ int cmd_serve(int argc, char **argv) {
         mg_exit_library();
         return 1;
     }
+    if (srv.metrics_port) {
+        const char *m = srv.cfg.metrics_listen;
+        printf("metrics on http://%.*s:%d/metrics\n", (int)(strrchr(m, ':') - m), m, srv.metrics_port);
+    }
     bool v6 = strchr(srv.cfg.listen, ':') != NULL;
     printf("listening on http://%s%s%s:%d\n", v6 ? "[" : "", srv.cfg.listen, v6 ? "]" : "", srv.port);
     fflush(stdout);

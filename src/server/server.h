@@ -35,7 +35,8 @@ typedef struct server_ctx {
     char web_dir[PATH_MAX];    /* realpath of ROOT/web */
     char static_dir[PATH_MAX]; /* realpath of ROOT/static */
     struct mg_context *mg;
-    int port; /* the port actually bound */
+    int port;         /* the port actually bound */
+    int metrics_port; /* the bound port of --metrics-listen; 0: /metrics is on the public port */
 } server_ctx;
 
 #endif

@@ -168,11 +168,48 @@ test('GET /api/health answers with the version; /metrics in Prometheus text', as
   assert.ok(Number(/^phantomgo_games_open (\d+)/m.exec(m.text)[1]) >= 1);
 });
 
+test('--metrics-listen serves /metrics on its own port and the public port answers 404', async () => {
+  const s = await startServer({ args: ['--metrics-listen', '127.0.0.1:0'] });
+  try {
+    const m = /metrics on (http:\/\/127\.0\.0\.1:(\d+))\/metrics/.exec(s.output());
+    assert.ok(m, s.output());
+    const priv = m[1];
+    assert.notEqual(Number(m[2]), s.port);
+    const { id, tokens } = await newGame(s.url);
+    await call(s.url, 'POST', `/api/v1/games/${id}/actions`,
+               { token: tokens.black, body: { seq: 1, action: 'attempt', vertex: 'E5' } });
+    const page = await call(priv, 'GET', '/metrics');
+    assert.equal(page.status, 200);
+    assert.match(page.headers.get('content-type'), /^text\/plain; version=0\.0\.4/);
+    assert.ok(Number(/phantomgo_moves_played_total\{kind="move"\} (\d+)/.exec(page.text)[1]) >= 1, page.text);
+    const pub = await call(s.url, 'GET', '/metrics');
+    // The public port answers it as any unknown path.
+    assert.equal(pub.status, 404);
+    assert.ok(!pub.text.includes('phantomgo_'), pub.text);
+    checkSecurityHeaders(pub, 'public /metrics');
+    // The private port serves nothing else: no pages, no API, no sockets.
+    for (const p of ['/', '/api/health', `/api/v1/games/${id}`]) {
+      const r = await call(priv, 'GET', p);
+      assert.equal(r.status, 404, `${p} on the metrics port: ${r.status}`);
+    }
+    assert.equal((await call(s.url, 'GET', '/api/health')).status, 200);
+  } finally {
+    await s.stop();
+  }
+  for (const bad of ['9100', '127.0.0.1', 'example.org:9100', '127.0.0.1:70000', '[::1:9100']) {
+    let failed = null;
+    try { execFileSync(BIN, ['serve', '--metrics-listen', bad], { stdio: 'pipe' }); } catch (e) { failed = e; }
+    assert.equal(failed?.status, 2, `--metrics-listen ${bad} was accepted`);
+    assert.match(String(failed.stderr), /--metrics-listen: expected ADDR:PORT/);
+  }
+});
+
 test('--help documents every flag and its environment variable', () => {
   const help = execFileSync(BIN, ['serve', '--help'], { encoding: 'utf8' });
   for (const [flag, env] of [['--listen', 'PHANTOMGO_LISTEN'], ['--port', 'PHANTOMGO_PORT'], ['--db', 'PHANTOMGO_DB'],
                              ['--threads', 'PHANTOMGO_THREADS'], ['--max-websockets', 'PHANTOMGO_MAX_WEBSOCKETS'],
-                             ['--base-url', 'PHANTOMGO_BASE_URL'], ['--root', 'PHANTOMGO_ROOT']]) {
+                             ['--base-url', 'PHANTOMGO_BASE_URL'], ['--root', 'PHANTOMGO_ROOT'],
+                             ['--metrics-listen', 'PHANTOMGO_METRICS_LISTEN']]) {
     assert.ok(help.includes(flag), flag);
     assert.ok(help.includes(env), env);
   }
