@@ -78,12 +78,16 @@ static bool get_only(http_request *rq) {
     return false;
 }
 
-/* 200 {"status": status, "version", "commit"}: the probes' answer. */
-static void send_probe_status(http_request *rq, const char *status) {
+/* {"status": status, "version", "commit"}: the probes' answer. */
+static void send_probe_status_code(http_request *rq, int code, const char *status) {
     char body[256];
     int n = snprintf(body, sizeof body, "{\"status\":\"%s\",\"version\":\"%s\",\"commit\":\"%s\"}", status,
                      pg_version, pg_commit);
-    http_send_json(rq, 200, body, (size_t)n);
+    http_send_json(rq, code, body, (size_t)n);
+}
+
+static void send_probe_status(http_request *rq, const char *status) {
+    send_probe_status_code(rq, 200, status);
 }
 
 static void handle_health(http_request *rq) {
@@ -103,7 +107,16 @@ static void handle_health(http_request *rq) {
  * cut the requests in flight (502) instead of letting each server answer
  * its 503 and carry on the moment the database is back. */
 static void handle_live(http_request *rq) {
-    if (get_only(rq)) send_probe_status(rq, "live");
+    if (!get_only(rq)) return;
+    atomic_store(&rq->srv->last_probe_ms, now_monotonic_ms());
+    if (!atomic_load(&rq->srv->draining)) {
+        send_probe_status(rq, "live");
+        return;
+    }
+    /* Stopping (http_drain.c): the balancer takes this server out while
+     * it still answers everything else. */
+    send_probe_status_code(rq, 503, "draining");
+    atomic_fetch_add(&rq->srv->probes_refused, 1);
 }
 
 static void handle_metrics(http_request *rq) {
@@ -170,6 +183,7 @@ static int on_begin_request(struct mg_connection *conn) {
     http_request rq;
     http_request_init(&rq, srv, conn);
     bool private = srv->metrics_port && rq.ri->server_port == srv->metrics_port;
+    if (!private && strcmp(rq.path, "/api/live") != 0) atomic_store(&srv->last_request_ms, now_monotonic_ms());
     if (!private && is_websocket_upgrade(&rq) && hub_is_socket_path(rq.path) && !strcmp(rq.method, "GET")) {
         int retry = ratelimit_take(srv->api_limit, rq.client, now_monotonic_ms());
         if (retry == 0 && hub_address_full(srv->hb, rq.client)) {

@@ -1,7 +1,9 @@
 /* `phantomgo serve`: builds the server from its parts (config, store,
  * games, hub, rate limiters, civetweb), prints where it listens, and waits
- * for SIGTERM or SIGINT to take it down in the reverse order, so every
- * pending write is committed and every thread joined before exit 0.
+ * for SIGTERM or SIGINT to take it down: first the drain (http_drain:
+ * the balancer moves away, WebSockets close with 1012), then the parts in
+ * the reverse order, so every request in flight is answered, every
+ * pending write committed and every thread joined before exit 0.
  *
  * The two signals are blocked before any thread starts (threads inherit
  * the mask) and taken synchronously with sigwait, so no handler ever runs
@@ -170,6 +172,7 @@ int cmd_serve(int argc, char **argv) {
     int sig = 0;
     while (sigwait(&stop, &sig) != 0) continue;
     fprintf(stderr, "phantomgo: %s received, stopping\n", sig == SIGINT ? "SIGINT" : "SIGTERM");
+    http_drain(&srv);
     close_parts(&srv);
     mg_exit_library();
     return 0;

@@ -83,14 +83,15 @@ export async function startCluster(db, n, { args = [] } = {}) {
       servers[i] = await startServer({ db, port: ports[i], args: ['--rate-limit', '0', '--create-limit', '0', ...args] });
       return servers[i];
     },
+    // The servers first, all at once, while HAProxy still checks them: each
+    // drains as in a restart (http_drain.c) and exits.
     async stop() {
+      await Promise.all(servers.filter((s) => s.proc.exitCode === null && s.proc.signalCode === null)
+        .map((s) => s.stop()));
       await proxy.stop();
       servers.forEach((s, i) => {
         if (LOG_FILE) writeFileSync(`${LOG_FILE}.server${i + 1}`, `exit: ${s.proc.exitCode ?? s.proc.signalCode}\n${s.output()}`);
       });
-      for (const s of servers) {
-        if (s.proc.exitCode === null && s.proc.signalCode === null) await s.stop();
-      }
     },
   };
 }

@@ -7,7 +7,9 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { startServer, call, newGame, BIN, ROOT } from './lib.mjs';
+import { startServer, call, newGame, openSocket, BIN, ROOT } from './lib.mjs';
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 let server;
 before(async () => { server = await startServer(); });
@@ -230,6 +232,56 @@ test('environment variables configure the server and flags win over them', async
   } finally {
     assert.equal((await s.stop()).code, 0);
   }
+});
+
+test('SIGTERM drains: /api/live 503 at once, requests in flight answered, sockets closed 1012, exit 0 in 10 s', async () => {
+  const s = await startServer();
+  const { Player, newHotseatGame } = await import('../lib/player.mjs');
+  const game = await newHotseatGame(s.url);
+  const player = new Player(s.url, game, 77);
+  for (let i = 0; i < 5; i++) await player.step();
+  const watcher = openSocket(s.url, game.id);
+  const seat = openSocket(s.url, game.id, { token: game.tokens.black });
+  await watcher.waitFor((f) => f.some((x) => x.json.view?.seq === player.seq));
+  await seat.waitFor((f) => f.some((x) => x.json.view?.seq === player.seq));
+  // A balancer's check: the server now waits for it to let go.
+  const live = await call(s.url, 'GET', '/api/live');
+  assert.equal(live.status, 200);
+  assert.equal(live.json.status, 'live');
+  // Clients keep acting until the balancer's check says draining.
+  let draining = false;
+  const load = (async () => { while (!draining && await player.step()) { /* next */ } })();
+  await sleep(50);
+  const t0 = Date.now();
+  s.proc.kill('SIGTERM');
+  const refusals = [];
+  while (refusals.length < 2) {
+    const probe = await call(s.url, 'GET', '/api/live');
+    if (probe.status === 503) refusals.push({ ms: Date.now() - t0, json: probe.json });
+    else assert.equal(probe.status, 200);
+    draining = refusals.length > 0;
+    await sleep(100);
+  }
+  await load;
+  assert.equal(refusals[0].json.status, 'draining');
+  assert.ok(refusals[0].ms < 1000, `the first check after SIGTERM answered 503 only after ${refusals[0].ms} ms`);
+  assert.deepEqual(player.failures, [], 'every request in flight was answered');
+  assert.equal(player.resent, 0);
+  const [closedWatcher, closedSeat] = await Promise.all([watcher.closed, seat.closed]);
+  assert.equal(closedWatcher.code, 1012, JSON.stringify(closedWatcher));
+  assert.equal(closedSeat.code, 1012, JSON.stringify(closedSeat));
+  // Each socket had every event up to the last answered action first.
+  const seqs = (sock) => sock.frames.flatMap((f) => f.json.events ?? []).map((e) => e.seq);
+  for (const sock of [watcher, seat]) {
+    const got = seqs(sock);
+    assert.deepEqual(got, Array.from({ length: player.seq }, (_, i) => i + 1));
+  }
+  const r = await s.stop();
+  const ms = Date.now() - t0;
+  assert.equal(r.code, 0);
+  assert.ok(ms < 10000, `exit after ${ms} ms`);
+  assert.match(s.stderr(), /drained in \d+ ms \(behind a balancer; 2 WebSockets closed with 1012, 0 left\)/);
+  console.log(`# SIGTERM under load: ${player.acked.length} actions answered, exit 0 after ${ms} ms`);
 });
 
 test('SIGINT stops the server cleanly too, and the database keeps the games', async () => {
