@@ -48,6 +48,7 @@ typedef struct hub_conn {
     const char *refused; /* over a limit: closed at once, with this
                                    reason; NULL for an accepted socket */
     bool counted;        /* holds one of its address's sockets */
+    atomic_bool close_sent; /* our close frame went: nothing may follow it */
     char client[48];     /* client address (proxy-aware) */
 
     pthread_mutex_t lock; /* the fields below */
@@ -233,6 +234,7 @@ static void send_close(hub_conn *hc, int code, const char *reason) {
     payload[0] = (char)(code >> 8);
     payload[1] = (char)(code & 0xff);
     memcpy(payload + 2, reason, n);
+    atomic_store(&hc->close_sent, true);
     mg_websocket_write(hc->conn, MG_WEBSOCKET_OPCODE_CONNECTION_CLOSE, payload, n + 2);
 }
 
@@ -598,7 +600,11 @@ static int on_data(struct mg_connection *conn, int bits, char *data, size_t len,
     int opcode = bits & 0x0f;
     if (!hc || hc->refused) return 0;
     if (opcode == MG_WEBSOCKET_OPCODE_CONNECTION_CLOSE) {
-        mg_websocket_write(conn, MG_WEBSOCKET_OPCODE_CONNECTION_CLOSE, data, len < 2 ? len : 2);
+        /* The client's answer to our close (a 1012) ends the socket as it
+         * is: a second close frame would be a protocol error, which
+         * browsers report as an abnormal close (1006). */
+        if (!atomic_exchange(&hc->close_sent, true))
+            mg_websocket_write(conn, MG_WEBSOCKET_OPCODE_CONNECTION_CLOSE, data, len < 2 ? len : 2);
         return 0;
     }
     if (opcode != MG_WEBSOCKET_OPCODE_TEXT) return 1; /* nothing else is expected */

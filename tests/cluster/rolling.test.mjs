@@ -8,13 +8,16 @@
 // server exits 0 within 10 s, every acknowledged action is in the store,
 // and every spectator, reconnecting with its last seq when its socket
 // closes (1012 from the draining server), sees every event of its game
-// exactly once.
+// exactly once. One more spectator is the real page in Chromium: it
+// reconnects by itself on 1012 and never shows "reconnecting" or "offline",
+// and it shows the game's last event at the end.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import WebSocket from 'ws';
 import { startPostgres } from '../pg/postgres.mjs';
 import { startCluster } from './lib.mjs';
 import { Player, assertActionsKept, newHotseatGame } from '../lib/player.mjs';
+import { launchBrowser, waitForSeq } from '../e2e/lib.mjs';
 
 const GAMES = 24;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -55,10 +58,35 @@ test('a rolling restart of three servers under load fails nothing and loses noth
   const cluster = await startCluster(pg.createDatabase('rolling'), 3);
   let stopped = false;
   const spectators = [];
+  const browser = await launchBrowser();
   try {
     const players = [];
     for (let i = 0; i < GAMES; i++) players.push(new Player(cluster.url, await newHotseatGame(cluster.url), 3000 + i));
     for (const p of players) spectators.push(new Spectator(cluster.url, p.game.id));
+    // The page of game 0, as a spectator: every status it shows, every socket it opens.
+    const page = await browser.newPage();
+    const statuses = [];
+    const sockets = [];
+    await page.exposeFunction('reportStatus', (status) => statuses.push(status));
+    await page.addInitScript(() => {
+      // Each socket's close code, for the failure message.
+      const Native = window.WebSocket;
+      window.WebSocket = class extends Native {
+        constructor(...args) {
+          super(...args);
+          const opened = Date.now();
+          this.addEventListener('close', (e) => window.reportStatus(`close ${e.code} after ${Date.now() - opened} ms`));
+        }
+      };
+      document.addEventListener('DOMContentLoaded', () => {
+        const box = document.getElementById('connection');
+        new MutationObserver(() => window.reportStatus(box.dataset.status))
+          .observe(box, { attributes: true, attributeFilter: ['data-status'] });
+      });
+    });
+    page.on('websocket', (ws) => sockets.push(ws.url()));
+    await page.goto(`${cluster.url}/g/${players[0].game.id}`);
+    await page.waitForSelector('html[data-ready]', { timeout: 15000 });
     const loads = players.map((p) => p.play(() => stopped));
     await sleep(1000);
     const stops = [];
@@ -81,6 +109,12 @@ test('a rolling restart of three servers under load fails nothing and loses noth
     // Every spectator catches up to its game's last event, then holds each once.
     const until = Date.now() + 15000;
     while (Date.now() < until && spectators.some((s, i) => s.last() < players[i].seq)) await sleep(100);
+    await waitForSeq(page, players[0].seq);
+    const shown = statuses.filter((x) => x !== 'live' && x !== 'connecting' && !x.startsWith('close '));
+    assert.deepEqual(shown, [], `the page showed ${JSON.stringify(statuses)}`);
+    assert.ok(sockets.length >= 2, `the page's socket was never replaced: ${JSON.stringify(sockets)}`);
+    const pageCloses = statuses.filter((x) => x.startsWith('close '));
+    assert.ok(pageCloses.some((x) => x.startsWith('close 1012 ')), `the page's sockets: ${JSON.stringify(pageCloses)}`);
     for (const [i, s] of spectators.entries()) {
       assert.deepEqual(s.seqs, Array.from({ length: players[i].seq }, (_, k) => k + 1),
                        `spectator of ${s.id}: closes ${JSON.stringify(s.closes)}`);
@@ -92,10 +126,11 @@ test('a rolling restart of three servers under load fails nothing and loses noth
     assert.ok(restarts > 0, 'no spectator socket was closed with 1012');
     console.log(`# rolling restart: ${acked} actions acknowledged, ${resent} resent after a cut connection, ` +
                 `0 failed; stops took ${stops.join(', ')} ms; spectators: ${restarts} closes 1012, ` +
-                `other closes ${JSON.stringify(otherCloses)}`);
+                `other closes ${JSON.stringify(otherCloses)}; the page's sockets: ${JSON.stringify(pageCloses)}`);
   } finally {
     stopped = true;
     for (const s of spectators) s.stop();
+    await browser.close();
     await cluster.stop();
     await pg.destroy();
   }
