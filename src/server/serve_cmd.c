@@ -29,6 +29,7 @@
 #include "server/hub.h"
 #include "server/lobby.h"
 #include "server/server.h"
+#include "util/now.h"
 
 /* mkdir -p of the directory that will hold path. */
 static bool make_parent_dirs(const char *path) {
@@ -171,9 +172,11 @@ int cmd_serve(int argc, char **argv) {
     fflush(stdout);
     int sig = 0;
     while (sigwait(&stop, &sig) != 0) continue;
+    int64_t stopping = now_monotonic_ms();
     fprintf(stderr, "phantomgo: %s received, stopping\n", sig == SIGINT ? "SIGINT" : "SIGTERM");
     http_drain(&srv);
     close_parts(&srv);
+    fprintf(stderr, "phantomgo: stopped in %lld ms\n", (long long)(now_monotonic_ms() - stopping));
     mg_exit_library();
     return 0;
 }

@@ -91,12 +91,15 @@ test('a rolling restart of three servers under load fails nothing and loses noth
     await sleep(1000);
     const stops = [];
     for (let i = 0; i < 3; i++) {
-      const t0 = Date.now();
       const r = await cluster.servers[i].stop();      // SIGTERM; asserts exit 0 and no sanitizer report
-      stops.push(Date.now() - t0);
       assert.equal(r.code, 0);
-      assert.ok(Date.now() - t0 < 10000, `server ${i + 1} took ${Date.now() - t0} ms to stop`);
-      assert.match(cluster.servers[i].stderr(), /drained in \d+ ms \(behind a balancer/);
+      // The server's own figure, from the signal to the end of its teardown
+      // (a sanitized build's leak check at exit comes after it).
+      const stderr = cluster.servers[i].stderr();
+      assert.match(stderr, /drained in \d+ ms \(behind a balancer/);
+      const took = Number(/stopped in (\d+) ms/.exec(stderr)?.[1]);
+      assert.ok(took < 10000, `server ${i + 1} took ${took} ms to stop:\n${stderr}`);
+      stops[i] = took;
       await cluster.restart(i);
       await sleep(3000);                               // HAProxy's rise 2, a second apart
     }
@@ -125,7 +128,7 @@ test('a rolling restart of three servers under load fails nothing and loses noth
     const otherCloses = spectators.flatMap((s) => s.closes.filter((c) => c !== 1012 && c !== 1005));
     assert.ok(restarts > 0, 'no spectator socket was closed with 1012');
     console.log(`# rolling restart: ${acked} actions acknowledged, ${resent} resent after a cut connection, ` +
-                `0 failed; stops took ${stops.join(', ')} ms; spectators: ${restarts} closes 1012, ` +
+                `0 failed; servers stopped in ${stops.join(', ')} ms; spectators: ${restarts} closes 1012, ` +
                 `other closes ${JSON.stringify(otherCloses)}; the page's sockets: ${JSON.stringify(pageCloses)}`);
   } finally {
     stopped = true;
