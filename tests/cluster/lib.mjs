@@ -75,12 +75,14 @@ export async function startCluster(db, n, { args = [] } = {}) {
   const ports = [];
   for (let i = 0; i < n; i++) ports.push(await freePort());
   const servers = [];
-  for (const port of ports) servers.push(await startServer({ db, port, args: ['--rate-limit', '0', '--create-limit', '0', ...args] }));
+  // A sanitized server on a busy machine may take long to start.
+  const start = (port) => startServer({ db, port, timeoutMs: 60000, args: ['--rate-limit', '0', '--create-limit', '0', ...args] });
+  for (const port of ports) servers.push(await start(port));
   const proxy = await new HAProxy(await freePort(), ports).start();
   return {
     servers, ports, proxy, url: proxy.url,
     async restart(i) {
-      servers[i] = await startServer({ db, port: ports[i], args: ['--rate-limit', '0', '--create-limit', '0', ...args] });
+      servers[i] = await start(ports[i]);
       return servers[i];
     },
     // The servers first, all at once, while HAProxy still checks them: each
