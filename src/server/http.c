@@ -6,7 +6,12 @@
  * request threads plus the WebSocket limit: sockets can never starve plain
  * requests. civetweb serves no files itself (no document_root): static
  * files, pages and errors all come from our handlers, so the security
- * headers and the no-listing rule cannot be bypassed. */
+ * headers and the no-listing rule cannot be bypassed.
+ *
+ * --metrics-listen adds a second listening port to the same context; a
+ * request is told apart by the port it came in on (request_info's
+ * server_port): that port serves /metrics and nothing else, and the
+ * public one then answers /metrics as any unknown path. */
 #include "server/http.h"
 
 #include <civetweb.h>
