@@ -366,6 +366,10 @@ PHANTOMGO_DB_PASSWORD=check check "docker/compose.cluster.yaml is valid (docker-
     compose_valid docker/compose.cluster.yaml
 check "docker/compose.cluster.yaml runs PostgreSQL, three servers and HAProxy on 8080" \
     eval "compose_has docker/compose.cluster.yaml '^ *image: postgres:15' && compose_has docker/compose.cluster.yaml '^ *app3:' && compose_has docker/compose.cluster.yaml '^ *(- )?published: 8080'"
+for f in docker/compose.yaml docker/compose.proxy.yaml docker/compose.cluster.yaml; do
+    check "$f serves metrics on a private port it does not publish" \
+        eval "compose_has $f '^ *PHANTOMGO_METRICS_LISTEN: ' && ! grep -Eq 'published: 9100' $logs/${f##*/}.log"
+done
 check "docker/haproxy.cfg is valid (haproxy -c)" haproxy -c -q -f docker/haproxy.cfg
 
 base_how=''

@@ -2,8 +2,8 @@
 # The smoke test run inside the image (see smoke.Dockerfile): as the image's
 # own non-root user and environment, start the server, wait until its own
 # HEALTHCHECK command passes, create a game over the API, check that the
-# database appeared in /data, take online backups with the sqlite3 shell as
-# docs/SELF-HOSTING.md tells, stop the server with SIGTERM, restore a backup,
+# database appeared in /data, take online backups (`phantomgo backup`, the
+# sqlite3 shell) as docs/SELF-HOSTING.md tells, stop the server with SIGTERM, restore a backup,
 # start again on it and read the game back.
 #
 # The image has no curl on purpose, so HTTP goes through bash's /dev/tcp.
@@ -85,7 +85,8 @@ backup_has_game() {
     [ "$(sqlite3 "$1" 'PRAGMA integrity_check')" = ok ] &&
     [ "$(sqlite3 "$1" "SELECT count(*) FROM games WHERE id = '$game_id'")" = 1 ]
 }
-backup_with_dot_backup() { sqlite3 /data/phantomgo.db '.backup /data/backup.db' && backup_has_game /data/backup.db; }
+backup_with_phantomgo() { phantomgo backup --to /data/backup.db && backup_has_game /data/backup.db; }
+backup_with_dot_backup() { sqlite3 /data/phantomgo.db '.backup /data/dot.db' && backup_has_game /data/dot.db; }
 backup_with_vacuum_into() { sqlite3 /data/phantomgo.db "VACUUM INTO '/data/vacuum.db'" && backup_has_game /data/vacuum.db; }
 
 # -- the image as configured
@@ -107,6 +108,7 @@ check "the answer names the new game (${game_id:-none})" test -n "$game_id"
 check "the database appeared in /data, owned by the server's user" test -s /data/phantomgo.db -a -O /data/phantomgo.db
 http GET /
 check "GET / serves the web application (200)" expect_status 200
+check "online backup while serving: phantomgo backup" backup_with_phantomgo
 check "online backup while serving: sqlite3 .backup" backup_with_dot_backup
 check "online backup while serving: VACUUM INTO" backup_with_vacuum_into
 
@@ -116,7 +118,7 @@ else fail "SIGTERM stops the server with exit status 0"; show_log "$work/first.l
 echo "   /data after the stop: $(cd /data && ls -A | tr '\n' ' ')"
 
 # -- restore as documented: server stopped, backup in place, no stale WAL
-rm -f /data/phantomgo.db-wal /data/phantomgo.db-shm /data/vacuum.db
+rm -f /data/phantomgo.db-wal /data/phantomgo.db-shm /data/vacuum.db /data/dot.db
 mv /data/backup.db /data/phantomgo.db
 started=$(now_ms)
 if start_server "$work/second.log" && wait_healthy; then

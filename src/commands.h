@@ -9,5 +9,6 @@ int cmd_bench(int argc, char **argv);
 int cmd_healthcheck(int argc, char **argv);
 int cmd_arena(int argc, char **argv);
 int cmd_gtp(int argc, char **argv);
+int cmd_backup(int argc, char **argv);
 
 #endif

@@ -1,5 +1,5 @@
 /* phantomgo: one binary, several subcommands (serve, referee, arena, gtp,
- * bench, healthcheck). Each subcommand lives in its own module and exposes one
+ * bench, healthcheck, backup). Each subcommand lives in its own module and exposes one
  * entry point declared in commands.h; this file only dispatches. */
 #include "commands.h"
 #include "version.h"
@@ -19,6 +19,7 @@ static const struct command commands[] = {
     { "bench", cmd_bench, "engine benchmark: playouts and referee games per second" },
     { "healthcheck", cmd_healthcheck, "exit 0 when the server's /api/health answers HTTP 200" },
     { "arena", cmd_arena, "play computer players against each other and measure strength" },
+    { "backup", cmd_backup, "copy the SQLite database of a running server (online backup)" },
     { "gtp", cmd_gtp, "the computer player as a GTP engine (Phantom Go dialect, docs/GTP.md)" },
 };
 

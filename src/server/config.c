@@ -3,6 +3,7 @@
  * parser, the environment lookup and --help cannot disagree. */
 #include "server/config.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -57,6 +58,10 @@ static const option_spec options[] = {
     INT("abandon-after", "PHANTOMGO_ABANDON_AFTER", abandon_after, 10, 30 * 86400, "SECONDS",
         "an untimed game may be claimed by the waiting player when the player\n"
         "                          to move has been silent this long (default 600)"),
+    TEXT("metrics-listen", "PHANTOMGO_METRICS_LISTEN", metrics_listen, "ADDR:PORT",
+         "serve /metrics on this address of its own (e.g. 127.0.0.1:9100,\n"
+         "                          [::1]:9100; port 0 picks one); the public port's /metrics\n"
+         "                          then answers 404 (default: /metrics on the public port)"),
     BOOL("test-clock", "PHANTOMGO_TEST_CLOCK", test_clock,
          "FOR TESTS ONLY: POST /api/v1/test/clock moves the server's clock\n"
          "                          forward; refused unless --listen is a loopback address"),
@@ -182,6 +187,34 @@ static bool check_base_url(const server_config *cfg, char *err, size_t errlen) {
     return true;
 }
 
+/* ADDR:PORT with ADDR an IPv4 address or a bracketed IPv6 one, a port
+ * from 0 to 65535 that is not the public port (0 is any free port): the
+ * form civetweb's listening_ports takes as it is. */
+static bool check_metrics_listen(const server_config *cfg, char *err, size_t errlen) {
+    const char *m = cfg->metrics_listen;
+    if (!*m) return true;
+    const char *colon = strrchr(m, ':');
+    bool v6 = m[0] == '[';
+    bool shaped = colon && colon > m && (!v6 || (colon[-1] == ']' && colon - m > 2)) &&
+                  (v6 || !memchr(m, ':', (size_t)(colon - m)));
+    for (const char *p = m; shaped && p < colon; p++)
+        if (!(v6 ? (*p == '[' || *p == ']' || *p == ':' || *p == '.' || isxdigit((unsigned char)*p))
+                 : (*p == '.' || isdigit((unsigned char)*p))))
+            shaped = false;
+    char *end;
+    errno = 0;
+    long port = shaped ? strtol(colon + 1, &end, 10) : -1;
+    if (!shaped || errno || end == colon + 1 || *end || port < 0 || port > 65535) {
+        snprintf(err, errlen, "--metrics-listen: expected ADDR:PORT (127.0.0.1:9100 or [::1]:9100)");
+        return false;
+    }
+    if (port != 0 && port == cfg->port) {
+        snprintf(err, errlen, "--metrics-listen: the port must differ from --port");
+        return false;
+    }
+    return true;
+}
+
 static bool loopback_address(const char *a) {
     return !strncmp(a, "127.", 4) || !strcmp(a, "::1") || !strcmp(a, "localhost");
 }
@@ -191,7 +224,7 @@ config_status config_load(server_config *cfg, int argc, char **argv, char *err, 
     if (!load_env(cfg, err, errlen)) return CONFIG_ERROR;
     config_status st = load_args(cfg, argc, argv, err, errlen);
     if (st != CONFIG_OK) return st;
-    if (!check_base_url(cfg, err, errlen)) return CONFIG_ERROR;
+    if (!check_base_url(cfg, err, errlen) || !check_metrics_listen(cfg, err, errlen)) return CONFIG_ERROR;
     size_t n = strlen(cfg->base_url);
     while (n > 0 && cfg->base_url[n - 1] == '/') cfg->base_url[--n] = '\0';
     if (!cfg->db[0] || !cfg->root[0] || !cfg->listen[0]) {
@@ -217,5 +250,7 @@ void config_usage(FILE *out) {
         fprintf(out, "%s\n  %-24s[%s]\n", options[i].help, "", options[i].env);
     }
     fprintf(out, "\nOn start it prints \"listening on http://ADDR:PORT\". SIGTERM or SIGINT\n"
-                 "stops it cleanly (pending writes are committed first).\n");
+                 "stops it cleanly: /api/live answers 503 {\"status\":\"draining\"} while a\n"
+                 "balancer moves away, WebSockets are closed with 1012, requests in flight\n"
+                 "are answered and pending writes committed; it exits 0 within 10 s.\n");
 }

@@ -27,6 +27,7 @@ typedef struct server_config {
     bool trust_proxy;           /* take the client address from X-Forwarded-For */
     int abandon_after;          /* seconds before an untimed game may be claimed */
     bool test_clock;            /* TESTS ONLY: POST /api/v1/test/clock moves time */
+    char metrics_listen[80];    /* "ADDR:PORT" of the private /metrics listener; "" = public port */
 } server_config;
 
 typedef enum { CONFIG_OK = 0, CONFIG_HELP, CONFIG_ERROR } config_status;

@@ -6,7 +6,12 @@
  * request threads plus the WebSocket limit: sockets can never starve plain
  * requests. civetweb serves no files itself (no document_root): static
  * files, pages and errors all come from our handlers, so the security
- * headers and the no-listing rule cannot be bypassed. */
+ * headers and the no-listing rule cannot be bypassed.
+ *
+ * --metrics-listen adds a second listening port to the same context; a
+ * request is told apart by the port it came in on (request_info's
+ * server_port): that port serves /metrics and nothing else, and the
+ * public one then answers /metrics as any unknown path. */
 #include "server/http.h"
 
 #include <civetweb.h>
@@ -42,12 +47,16 @@ static bool get_only(http_request *rq) {
     return false;
 }
 
-/* 200 {"status": status, "version", "commit"}: the probes' answer. */
-static void send_probe_status(http_request *rq, const char *status) {
+/* {"status": status, "version", "commit"}: the probes' answer. */
+static void send_probe_status_code(http_request *rq, int code, const char *status) {
     char body[256];
     int n = snprintf(body, sizeof body, "{\"status\":\"%s\",\"version\":\"%s\",\"commit\":\"%s\"}", status,
                      pg_version, pg_commit);
-    http_send_json(rq, 200, body, (size_t)n);
+    http_send_json(rq, code, body, (size_t)n);
+}
+
+static void send_probe_status(http_request *rq, const char *status) {
+    send_probe_status_code(rq, 200, status);
 }
 
 static void handle_health(http_request *rq) {
@@ -67,7 +76,16 @@ static void handle_health(http_request *rq) {
  * cut the requests in flight (502) instead of letting each server answer
  * its 503 and carry on the moment the database is back. */
 static void handle_live(http_request *rq) {
-    if (get_only(rq)) send_probe_status(rq, "live");
+    if (!get_only(rq)) return;
+    atomic_store(&rq->srv->last_probe_ms, now_monotonic_ms());
+    if (!atomic_load(&rq->srv->draining)) {
+        send_probe_status(rq, "live");
+        return;
+    }
+    /* Stopping (http_drain.c): the balancer takes this server out while
+     * it still answers everything else. */
+    send_probe_status_code(rq, 503, "draining");
+    atomic_fetch_add(&rq->srv->probes_refused, 1);
 }
 
 static void handle_metrics(http_request *rq) {
@@ -113,8 +131,15 @@ static void dispatch(http_request *rq) {
         return;
     }
     if (!strncmp(rq->path, "/api/", 5)) handle_api(rq);
-    else if (!strcmp(rq->path, "/metrics")) handle_metrics(rq);
+    else if (!strcmp(rq->path, "/metrics") && !rq->srv->metrics_port) handle_metrics(rq);
     else static_handle(rq);
+}
+
+/* The private listener of --metrics-listen: /metrics and nothing else. */
+static void dispatch_private(http_request *rq) {
+    rq->route = ROUTE_OTHER;
+    if (!strcmp(rq->path, "/metrics")) handle_metrics(rq);
+    else http_send_error(rq, 404, "not_found", "Only /metrics is served on this address.");
 }
 
 static bool is_websocket_upgrade(const http_request *rq) {
@@ -126,7 +151,9 @@ static int on_begin_request(struct mg_connection *conn) {
     server_ctx *srv = mg_get_user_data(mg_get_context(conn));
     http_request rq;
     http_request_init(&rq, srv, conn);
-    if (is_websocket_upgrade(&rq) && hub_is_socket_path(rq.path) && !strcmp(rq.method, "GET")) {
+    bool private = srv->metrics_port && rq.ri->server_port == srv->metrics_port;
+    if (!private && strcmp(rq.path, "/api/live") != 0) atomic_store(&srv->last_request_ms, now_monotonic_ms());
+    if (!private && is_websocket_upgrade(&rq) && hub_is_socket_path(rq.path) && !strcmp(rq.method, "GET")) {
         if (!http_guard_origin_ok(&rq)) {
             http_send_error(&rq, 403, "bad_origin", "WebSockets are open only to this site's own pages.");
             return 403;
@@ -143,7 +170,8 @@ static int on_begin_request(struct mg_connection *conn) {
         return 429;
     }
     double t0 = now_monotonic_s();
-    dispatch(&rq);
+    if (private) dispatch_private(&rq);
+    else dispatch(&rq);
     double seconds = now_monotonic_s() - t0;
     if (rq.status == 0) http_send_error(&rq, 500, "internal", "The server could not answer.");
     http_guard_finish(&rq);
@@ -182,7 +210,7 @@ static bool features_ok(const server_config *c, char *err, size_t errlen) {
         snprintf(err, errlen, "this civetweb library was built without WebSocket support");
         return false;
     }
-    if (strchr(c->listen, ':') && !mg_check_feature(MG_FEATURES_IPV6)) {
+    if ((strchr(c->listen, ':') || c->metrics_listen[0] == '[') && !mg_check_feature(MG_FEATURES_IPV6)) {
         snprintf(err, errlen,
                  "this civetweb library was built without IPv6: listen on an IPv4 "
                  "address (0.0.0.0 for every interface)");
@@ -193,12 +221,16 @@ static bool features_ok(const server_config *c, char *err, size_t errlen) {
 
 /* civetweb's options text for cfg, into the caller's buffers. */
 typedef struct civetweb_numbers {
-    char ports[128], threads[16], queue[16];
+    char ports[256], threads[16], queue[16];
 } civetweb_numbers;
 
+/* The public port first, then --metrics-listen's (already checked by
+ * config, in civetweb's own ADDR:PORT form): mg_get_server_ports lists
+ * them in this order. */
 static void civetweb_numbers_of(const server_config *c, civetweb_numbers *n) {
-    if (strchr(c->listen, ':')) snprintf(n->ports, sizeof n->ports, "[%s]:%d", c->listen, c->port);
-    else snprintf(n->ports, sizeof n->ports, "%s:%d", c->listen, c->port);
+    bool v6 = strchr(c->listen, ':') != NULL;
+    int len = snprintf(n->ports, sizeof n->ports, v6 ? "[%s]:%d" : "%s:%d", c->listen, c->port);
+    if (c->metrics_listen[0]) snprintf(n->ports + len, sizeof n->ports - (size_t)len, ",%s", c->metrics_listen);
     snprintf(n->threads, sizeof n->threads, "%d", c->threads + c->max_websockets);
     snprintf(n->queue, sizeof n->queue, "%d", c->threads * 8 < 64 ? 64 : c->threads * 8);
 }
@@ -250,6 +282,12 @@ bool http_start(server_ctx *srv, char *err, size_t errlen) {
     struct mg_server_port bound[4];
     int found = mg_get_server_ports(srv->mg, 4, bound);
     srv->port = found > 0 ? bound[0].port : c->port;
+    if (!c->metrics_listen[0]) return true;
+    if (found != 2 || bound[1].port == srv->port) {
+        snprintf(err, errlen, "cannot tell the metrics listener %s from the public port", c->metrics_listen);
+        return false;
+    }
+    srv->metrics_port = bound[1].port;
     return true;
 }
 

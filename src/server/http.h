@@ -15,6 +15,13 @@
 /* Starts civetweb on cfg's address and port and records the bound port in
  * srv->port. Needs srv->gm, srv->hb and the rate limiters ready. */
 bool http_start(server_ctx *srv, char *err, size_t errlen);
+/* The graceful part of a stop (http_drain.c), before http_stop: /api/live
+ * answers 503 {"status":"draining"} while everything else is still served,
+ * until the balancer has taken this server out (two refused checks, when a
+ * balancer checks it) and no request came for a moment, at most
+ * HTTP_DRAIN_MAX_MS; then every WebSocket is closed with 1012 and given a
+ * moment to go. Without a balancer and traffic it takes no time. */
+void http_drain(server_ctx *srv);
 /* Stops accepting, waits for every worker thread; safe if never started. */
 void http_stop(server_ctx *srv);
 

@@ -49,11 +49,13 @@ typedef struct hub_conn {
     const char *refused; /* over a limit: closed at once, with this
                                    reason; NULL for an accepted socket */
     bool counted;        /* holds one of its address's sockets */
+    atomic_bool close_sent; /* our close frame went: nothing may follow it */
     char client[48];     /* its address's key for the per-address cap (/64 for IPv6) */
 
     pthread_mutex_t lock; /* the fields below */
     pthread_cond_t wake;
     bool hello_done, due, closing;
+    bool restart; /* the server is stopping: send what is due, then close 1012 */
     viewer who;
     int sent_seq;
     /* Table talk: a room this viewer reads got a message; the last message
@@ -83,6 +85,7 @@ struct hub {
     hub_conn *conns;
     address_count *per_address; /* addresses with open sockets; few, so a list */
     bool stopping;
+    bool restarting; /* hub_restart was called: new sockets close 1012 at once */
 };
 
 hub *hub_new(server_ctx *srv) {
@@ -232,6 +235,7 @@ static void send_close(hub_conn *hc, int code, const char *reason) {
     payload[0] = (char)(code >> 8);
     payload[1] = (char)(code & 0xff);
     memcpy(payload + 2, reason, n);
+    atomic_store(&hc->close_sent, true);
     mg_websocket_write(hc->conn, MG_WEBSOCKET_OPCODE_CONNECTION_CLOSE, payload, n + 2);
 }
 
@@ -275,27 +279,28 @@ static void on_game_talk(games_watcher *w, int room) {
     pthread_mutex_unlock(&hc->lock);
 }
 
-/* Waits until an update, chat or pong is due (true; *update and *pong tell
- * which) or the socket is closing (false); closes a socket that sent no
- * hello in time. */
-static bool wait_due(hub_conn *hc, bool *update, bool *pong) {
+/* Waits until an update, chat or pong is due or the server restarts (true;
+ * *update, *pong and *restart tell which) or the socket is closing
+ * (false); closes a socket that sent no hello in time. */
+static bool wait_due(hub_conn *hc, bool *update, bool *pong, bool *restart) {
     struct timespec deadline;
     clock_gettime(CLOCK_REALTIME, &deadline);
     deadline.tv_sec += HELLO_TIMEOUT_MS / 1000;
     bool due = false, late = false;
     pthread_mutex_lock(&hc->lock);
-    while (!hc->closing && !hc->due && !hc->chat_due && !hc->pong_due && !late) {
+    while (!hc->closing && !hc->due && !hc->chat_due && !hc->pong_due && !hc->restart && !late) {
         if (hc->hello_done) pthread_cond_wait(&hc->wake, &hc->lock);
         else late = pthread_cond_timedwait(&hc->wake, &hc->lock, &deadline) == ETIMEDOUT;
     }
     *update = *pong = false;
-    if (!hc->closing && (hc->due || hc->chat_due || hc->pong_due)) {
-        *update = hc->due;
+    *restart = hc->restart && !hc->closing;
+    if (!hc->closing && (hc->due || hc->chat_due || hc->pong_due || hc->restart)) {
+        *update = hc->due && hc->hello_done;
         *pong = hc->pong_due;
         hc->due = hc->chat_due = hc->pong_due = false;
         due = true;
     }
-    late = late && !hc->hello_done && !hc->closing;
+    late = late && !hc->hello_done && !hc->closing && !hc->restart;
     pthread_mutex_unlock(&hc->lock);
     if (late) {
         send_error(hc, "bad_request", "The first message must be a hello.");
@@ -374,8 +379,8 @@ static const char PONG[] = "{\"type\":\"pong\"}";
 
 static void *writer_main(void *arg) {
     hub_conn *hc = arg;
-    bool update, pong;
-    while (wait_due(hc, &update, &pong)) {
+    bool update, pong, restart;
+    while (wait_due(hc, &update, &pong, &restart)) {
         pthread_mutex_lock(&hc->lock);
         viewer who = hc->who;
         int since = hc->sent_seq;
@@ -398,10 +403,16 @@ static void *writer_main(void *arg) {
             hc->sent_over = hc->sent_over || over;
             pthread_mutex_unlock(&hc->lock);
         }
-        if (ok && !hc->lobby) ok = send_chat(hc);
+        if (ok && !hc->lobby && hc->hello_done) ok = send_chat(hc);
         if (ok && pong) ok = send_text(hc, PONG, sizeof PONG - 1);
         if (!ok) {
             cut(hc);
+            break;
+        }
+        if (restart) {
+            /* Everything due went first; the client answers the close and
+             * reconnects, to another server behind a balancer. */
+            send_close(hc, 1012, "server restart");
             break;
         }
     }
@@ -475,12 +486,20 @@ static int on_connect(const struct mg_connection *cconn, void *cbdata) {
     return 0;
 }
 
+static void ask_restart(hub_conn *hc) {
+    pthread_mutex_lock(&hc->lock);
+    hc->restart = true;
+    pthread_cond_signal(&hc->wake);
+    pthread_mutex_unlock(&hc->lock);
+}
+
 static void hub_list_add(hub *hb, hub_conn *hc) {
     pthread_mutex_lock(&hb->lock);
     hc->next = hb->conns;
     if (hb->conns) hb->conns->prev = hc;
     hb->conns = hc;
     if (hb->stopping) cut(hc);
+    if (hb->restarting) ask_restart(hc);
     pthread_mutex_unlock(&hb->lock);
 }
 
@@ -576,7 +595,11 @@ static int on_data(struct mg_connection *conn, int bits, char *data, size_t len,
     int opcode = bits & 0x0f;
     if (!hc || hc->refused) return 0;
     if (opcode == MG_WEBSOCKET_OPCODE_CONNECTION_CLOSE) {
-        mg_websocket_write(conn, MG_WEBSOCKET_OPCODE_CONNECTION_CLOSE, data, len < 2 ? len : 2);
+        /* The client's answer to our close (a 1012) ends the socket as it
+         * is: a second close frame would be a protocol error, which
+         * browsers report as an abnormal close (1006). */
+        if (!atomic_exchange(&hc->close_sent, true))
+            mg_websocket_write(conn, MG_WEBSOCKET_OPCODE_CONNECTION_CLOSE, data, len < 2 ? len : 2);
         return 0;
     }
     if (opcode != MG_WEBSOCKET_OPCODE_TEXT) return 1; /* nothing else is expected */
@@ -652,6 +675,13 @@ void hub_connection_closed(const struct mg_connection *conn) {
 void hub_attach(hub *hb, struct mg_context *mg) {
     mg_set_websocket_handler(mg, "/api/v1/games", on_connect, on_ready, on_data, on_close, hb);
     mg_set_websocket_handler(mg, LOBBY_PATH, on_connect, on_ready, on_data, on_close, hb);
+}
+
+void hub_restart(hub *hb) {
+    pthread_mutex_lock(&hb->lock);
+    hb->restarting = true;
+    for (hub_conn *hc = hb->conns; hc; hc = hc->next) ask_restart(hc);
+    pthread_mutex_unlock(&hb->lock);
 }
 
 void hub_shutdown(hub *hb) {

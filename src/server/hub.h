@@ -31,6 +31,11 @@ void hub_free(hub *hb);
 
 /* Registers the WebSocket handler on a started civetweb context. */
 void hub_attach(hub *hb, struct mg_context *mg);
+/* The server is about to stop: each socket gets what is due to it, then a
+ * close frame with code 1012 (service restart), and so does any socket
+ * opened after this; clients reconnect at once (to another server behind
+ * a balancer). The sockets end when the clients answer the close. */
+void hub_restart(hub *hb);
 /* Closes every socket (their close handlers then run inside mg_stop). */
 void hub_shutdown(hub *hb);
 

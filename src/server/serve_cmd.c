@@ -1,7 +1,9 @@
 /* `phantomgo serve`: builds the server from its parts (config, store,
  * games, hub, rate limiters, civetweb), prints where it listens, and waits
- * for SIGTERM or SIGINT to take it down in the reverse order, so every
- * pending write is committed and every thread joined before exit 0.
+ * for SIGTERM or SIGINT to take it down: first the drain (http_drain:
+ * the balancer moves away, WebSockets close with 1012), then the parts in
+ * the reverse order, so every request in flight is answered, every
+ * pending write committed and every thread joined before exit 0.
  *
  * The two signals are blocked before any thread starts (threads inherit
  * the mask) and taken synchronously with sigwait, so no handler ever runs
@@ -27,6 +29,7 @@
 #include "server/hub.h"
 #include "server/lobby.h"
 #include "server/server.h"
+#include "util/now.h"
 
 /* mkdir -p of the directory that will hold path. */
 static bool make_parent_dirs(const char *path) {
@@ -160,13 +163,20 @@ int cmd_serve(int argc, char **argv) {
         mg_exit_library();
         return 1;
     }
+    if (srv.metrics_port) {
+        const char *m = srv.cfg.metrics_listen;
+        printf("metrics on http://%.*s:%d/metrics\n", (int)(strrchr(m, ':') - m), m, srv.metrics_port);
+    }
     bool v6 = strchr(srv.cfg.listen, ':') != NULL;
     printf("listening on http://%s%s%s:%d\n", v6 ? "[" : "", srv.cfg.listen, v6 ? "]" : "", srv.port);
     fflush(stdout);
     int sig = 0;
     while (sigwait(&stop, &sig) != 0) continue;
+    int64_t stopping = now_monotonic_ms();
     fprintf(stderr, "phantomgo: %s received, stopping\n", sig == SIGINT ? "SIGINT" : "SIGTERM");
+    http_drain(&srv);
     close_parts(&srv);
+    fprintf(stderr, "phantomgo: stopped in %lld ms\n", (long long)(now_monotonic_ms() - stopping));
     mg_exit_library();
     return 0;
 }

@@ -7,6 +7,7 @@
 #define PG_SERVER_SERVER_H
 
 #include <limits.h>
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "server/config.h"
@@ -35,7 +36,14 @@ typedef struct server_ctx {
     char web_dir[PATH_MAX];    /* realpath of ROOT/web */
     char static_dir[PATH_MAX]; /* realpath of ROOT/static */
     struct mg_context *mg;
-    int port; /* the port actually bound */
+    /* The drain before a stop (http_drain.c): set by the stopping thread,
+     * read and bumped by request handlers. Times are now_monotonic_ms. */
+    atomic_bool draining;            /* /api/live answers 503 {"status":"draining"} */
+    atomic_llong last_request_ms;    /* the last request other than /api/live */
+    atomic_llong last_probe_ms;      /* the last /api/live */
+    atomic_int probes_refused;       /* /api/live answered 503 since draining began */
+    int port;         /* the port actually bound */
+    int metrics_port; /* the bound port of --metrics-listen; 0: /metrics is on the public port */
 } server_ctx;
 
 #endif

@@ -63,6 +63,21 @@ bool store_is_server(const char *db_location);
  * frees the handle. NULL is allowed. No call may be in flight. */
 void store_close(store *st);
 
+/* What store_backup copied. */
+typedef struct store_backup_info {
+    int pages;       /* database pages copied */
+    long long bytes; /* size of the copy */
+} store_backup_info;
+
+/* Copies the SQLite database at db_path, while a server may be writing it,
+ * into to_path (store_backup.c): a consistent snapshot holding every
+ * transaction committed before it began, checked with PRAGMA
+ * integrity_check, written under to_path.partial, fsynced and renamed, so
+ * to_path is either whole or untouched whatever happens. Refuses a
+ * PostgreSQL connection string (pg_dump does that job) and a to_path that
+ * is the database itself. On failure err says why. */
+int store_backup(const char *db_path, const char *to_path, store_backup_info *info, char *err, size_t errlen);
+
 /* Returns a constant, human-readable name of a STORE_* code. */
 const char *store_strerror(int code);
 

@@ -75,22 +75,25 @@ export async function startCluster(db, n, { args = [] } = {}) {
   const ports = [];
   for (let i = 0; i < n; i++) ports.push(await freePort());
   const servers = [];
-  for (const port of ports) servers.push(await startServer({ db, port, args: ['--rate-limit', '0', '--create-limit', '0', ...args] }));
+  // A sanitized server on a busy machine may take long to start.
+  const start = (port) => startServer({ db, port, timeoutMs: 60000, args: ['--rate-limit', '0', '--create-limit', '0', ...args] });
+  for (const port of ports) servers.push(await start(port));
   const proxy = await new HAProxy(await freePort(), ports).start();
   return {
     servers, ports, proxy, url: proxy.url,
     async restart(i) {
-      servers[i] = await startServer({ db, port: ports[i], args: ['--rate-limit', '0', '--create-limit', '0', ...args] });
+      servers[i] = await start(ports[i]);
       return servers[i];
     },
+    // The servers first, all at once, while HAProxy still checks them: each
+    // drains as in a restart (http_drain.c) and exits.
     async stop() {
+      await Promise.all(servers.filter((s) => s.proc.exitCode === null && s.proc.signalCode === null)
+        .map((s) => s.stop()));
       await proxy.stop();
       servers.forEach((s, i) => {
         if (LOG_FILE) writeFileSync(`${LOG_FILE}.server${i + 1}`, `exit: ${s.proc.exitCode ?? s.proc.signalCode}\n${s.output()}`);
       });
-      for (const s of servers) {
-        if (s.proc.exitCode === null && s.proc.signalCode === null) await s.stop();
-      }
     },
   };
 }

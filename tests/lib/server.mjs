@@ -13,7 +13,7 @@
 // PHANTOMGO_TEST_DB_URL when set (to run the suites against another
 // backend), otherwise an SQLite file in the server's data directory. A test
 // that restarts a server on the same data passes the old handle's `dir`.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -23,6 +23,13 @@ import { testDatabase as postgresDatabase } from '../pg/postgres.mjs';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const BIN = path.resolve(ROOT, process.env.PHANTOMGO_BIN ?? 'build/phantomgo');
+
+// True when BIN is a sanitized build (it links libasan): slower at
+// everything, its stop included, which timing promises must allow for.
+export const SANITIZED = (() => {
+  try { return /libasan|libtsan/.test(execFileSync('readelf', ['-d', BIN], { encoding: 'utf8' })); }
+  catch { return false; }
+})();
 
 const SANITIZER_REPORT = /AddressSanitizer|LeakSanitizer|UndefinedBehaviorSanitizer|ThreadSanitizer|runtime error:/;
 

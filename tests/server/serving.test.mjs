@@ -7,7 +7,10 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { startServer, call, newGame, BIN, ROOT } from './lib.mjs';
+import { startServer, call, newGame, openSocket, BIN, ROOT } from './lib.mjs';
+import { SANITIZED } from '../lib/server.mjs';
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 let server;
 before(async () => { server = await startServer(); });
@@ -168,11 +171,48 @@ test('GET /api/health answers with the version; /metrics in Prometheus text', as
   assert.ok(Number(/^phantomgo_games_open (\d+)/m.exec(m.text)[1]) >= 1);
 });
 
+test('--metrics-listen serves /metrics on its own port and the public port answers 404', async () => {
+  const s = await startServer({ args: ['--metrics-listen', '127.0.0.1:0'] });
+  try {
+    const m = /metrics on (http:\/\/127\.0\.0\.1:(\d+))\/metrics/.exec(s.output());
+    assert.ok(m, s.output());
+    const priv = m[1];
+    assert.notEqual(Number(m[2]), s.port);
+    const { id, tokens } = await newGame(s.url);
+    await call(s.url, 'POST', `/api/v1/games/${id}/actions`,
+               { token: tokens.black, body: { seq: 1, action: 'attempt', vertex: 'E5' } });
+    const page = await call(priv, 'GET', '/metrics');
+    assert.equal(page.status, 200);
+    assert.match(page.headers.get('content-type'), /^text\/plain; version=0\.0\.4/);
+    assert.ok(Number(/phantomgo_moves_played_total\{kind="move"\} (\d+)/.exec(page.text)[1]) >= 1, page.text);
+    const pub = await call(s.url, 'GET', '/metrics');
+    // The public port answers it as any unknown path.
+    assert.equal(pub.status, 404);
+    assert.ok(!pub.text.includes('phantomgo_'), pub.text);
+    checkSecurityHeaders(pub, 'public /metrics');
+    // The private port serves nothing else: no pages, no API, no sockets.
+    for (const p of ['/', '/api/health', `/api/v1/games/${id}`]) {
+      const r = await call(priv, 'GET', p);
+      assert.equal(r.status, 404, `${p} on the metrics port: ${r.status}`);
+    }
+    assert.equal((await call(s.url, 'GET', '/api/health')).status, 200);
+  } finally {
+    await s.stop();
+  }
+  for (const bad of ['9100', '127.0.0.1', 'example.org:9100', '127.0.0.1:70000', '[::1:9100']) {
+    let failed = null;
+    try { execFileSync(BIN, ['serve', '--metrics-listen', bad], { stdio: 'pipe' }); } catch (e) { failed = e; }
+    assert.equal(failed?.status, 2, `--metrics-listen ${bad} was accepted`);
+    assert.match(String(failed.stderr), /--metrics-listen: expected ADDR:PORT/);
+  }
+});
+
 test('--help documents every flag and its environment variable', () => {
   const help = execFileSync(BIN, ['serve', '--help'], { encoding: 'utf8' });
   for (const [flag, env] of [['--listen', 'PHANTOMGO_LISTEN'], ['--port', 'PHANTOMGO_PORT'], ['--db', 'PHANTOMGO_DB'],
                              ['--threads', 'PHANTOMGO_THREADS'], ['--max-websockets', 'PHANTOMGO_MAX_WEBSOCKETS'],
-                             ['--base-url', 'PHANTOMGO_BASE_URL'], ['--root', 'PHANTOMGO_ROOT']]) {
+                             ['--base-url', 'PHANTOMGO_BASE_URL'], ['--root', 'PHANTOMGO_ROOT'],
+                             ['--metrics-listen', 'PHANTOMGO_METRICS_LISTEN']]) {
     assert.ok(help.includes(flag), flag);
     assert.ok(help.includes(env), env);
   }
@@ -193,6 +233,58 @@ test('environment variables configure the server and flags win over them', async
   } finally {
     assert.equal((await s.stop()).code, 0);
   }
+});
+
+test('SIGTERM drains: /api/live 503 at once, requests in flight answered, sockets closed 1012, exit 0 in 10 s', async () => {
+  const s = await startServer();
+  const { Player, newHotseatGame } = await import('../lib/player.mjs');
+  const game = await newHotseatGame(s.url);
+  const player = new Player(s.url, game, 77);
+  for (let i = 0; i < 5; i++) await player.step();
+  const watcher = openSocket(s.url, game.id);
+  const seat = openSocket(s.url, game.id, { token: game.tokens.black });
+  await watcher.waitFor((f) => f.some((x) => x.json.view?.seq === player.seq));
+  await seat.waitFor((f) => f.some((x) => x.json.view?.seq === player.seq));
+  // A balancer's check: the server now waits for it to let go.
+  const live = await call(s.url, 'GET', '/api/live');
+  assert.equal(live.status, 200);
+  assert.equal(live.json.status, 'live');
+  // Clients keep acting until the balancer's check says draining.
+  let draining = false;
+  const load = (async () => { while (!draining && await player.step()) { /* next */ } })();
+  await sleep(50);
+  const t0 = Date.now();
+  s.proc.kill('SIGTERM');
+  const refusals = [];
+  while (refusals.length < 2) {
+    const probe = await call(s.url, 'GET', '/api/live');
+    if (probe.status === 503) refusals.push({ ms: Date.now() - t0, json: probe.json });
+    else assert.equal(probe.status, 200);
+    draining = refusals.length > 0;
+    await sleep(100);
+  }
+  await load;
+  assert.equal(refusals[0].json.status, 'draining');
+  assert.ok(refusals[0].ms < 1000, `the first check after SIGTERM answered 503 only after ${refusals[0].ms} ms`);
+  assert.deepEqual(player.failures, [], 'every request in flight was answered');
+  assert.equal(player.resent, 0);
+  const [closedWatcher, closedSeat] = await Promise.all([watcher.closed, seat.closed]);
+  assert.equal(closedWatcher.code, 1012, JSON.stringify(closedWatcher));
+  assert.equal(closedSeat.code, 1012, JSON.stringify(closedSeat));
+  // Each socket had every event up to the last answered action first.
+  const seqs = (sock) => sock.frames.flatMap((f) => f.json.events ?? []).map((e) => e.seq);
+  for (const sock of [watcher, seat]) {
+    const got = seqs(sock);
+    assert.deepEqual(got, Array.from({ length: player.seq }, (_, i) => i + 1));
+  }
+  const r = await s.stop();
+  assert.equal(r.code, 0);
+  // The server's own figure, from the signal to the end of its teardown
+  // (a sanitized build's leak check at exit comes after it).
+  const ms = Number(/stopped in (\d+) ms/.exec(s.stderr())?.[1]);
+  assert.ok(ms < (SANITIZED ? 60000 : 10000), `stopped after ${ms} ms:\n${s.stderr()}`);
+  assert.match(s.stderr(), /drained in \d+ ms \(behind a balancer; 2 WebSockets closed with 1012, 0 left\)/);
+  console.log(`# SIGTERM under load: ${player.acked.length} actions answered, stopped in ${ms} ms, exit 0`);
 });
 
 test('SIGINT stops the server cleanly too, and the database keeps the games', async () => {

@@ -18,11 +18,20 @@
 // {"type":"pong"}; browsers cannot send WebSocket ping frames) drops it
 // when nothing at all came back for 3 s, so the page says so within
 // seconds and the feed reconnects. It costs no HTTP request.
+//
+// A server that stops (a restart, a rolling upgrade) closes its sockets with
+// code 1012 after everything due was sent: the feed reconnects at once,
+// after a little jitter so that thousands of pages do not arrive in the same
+// millisecond, and keeps saying 'live' meanwhile (a balancer has already
+// moved the game to another server). Only if that reconnection fails does
+// the usual back-off, with its 'reconnecting', begin.
 
 const FAILURES_BEFORE_POLLING = 2;
 const MAX_SOCKET_BACKOFF_MS = 10000;
 const SOCKET_RETRY_OVERLOADED_MS = 30000;
 const OVERLOADED = 1013;
+const SERVICE_RESTART = 1012;
+const RESTART_JITTER_MS = 400;
 const HEARTBEAT_MS = 2000;
 const HEARTBEAT_TIMEOUT_MS = 3000;
 const HEARTBEAT_CHECK_MS = 500;
@@ -40,6 +49,7 @@ export class LiveFeed {
     this.handleOffline = () => this.wentOffline();
     this.socket = null;
     this.failures = 0;
+    this.restartSeen = false; // a 1012 not yet followed by data on a new socket
     this.stopped = true;
     this.pollTimer = null;
     this.socketTimer = null;
@@ -137,6 +147,7 @@ export class LiveFeed {
     if (message.type === 'pong') return;
     if (message.type === this.dataType) {
       this.failures = 0;
+      this.restartSeen = false;
       this.stopPolling();
       this.setStatus('live');
       this.onData(message);
@@ -149,6 +160,11 @@ export class LiveFeed {
 
   socketFailed(closeCode) {
     if (this.stopped) return;
+    if (closeCode === SERVICE_RESTART && !this.restartSeen && navigator.onLine) {
+      this.restartSeen = true;
+      this.socketTimer = setTimeout(() => this.openSocket(), 20 + Math.random() * RESTART_JITTER_MS);
+      return;
+    }
     this.failures += 1;
     const overloaded = closeCode === OVERLOADED;
     if (overloaded || this.failures >= FAILURES_BEFORE_POLLING) this.startPolling();
