@@ -15,9 +15,11 @@
 #include <cjson/cJSON.h>
 
 #include "engine/vertex.h"
+#include "server/admin.h"
 #include "server/deadlines.h"
 #include "server/games.h"
 #include "server/lobby.h"
+#include "server/retention.h"
 #include "util/game_mode.h"
 #include "util/now.h"
 #include "util/strbuf.h"
@@ -372,7 +374,7 @@ static void send_created(http_request *rq, int status, const game_created *c) {
 }
 
 static void create_game(http_request *rq) {
-    if (!allow(rq, "POST")) return;
+    if (!allow(rq, "POST") || !admin_allows(rq, ADMIN_DO_CREATE, NULL, VIEWER_SPECTATOR)) return;
     int retry = ratelimit_take(rq->srv->create_limit, rq->client, now_monotonic_ms());
     if (retry > 0) {
         http_send_rate_limited(rq, retry);
@@ -485,6 +487,7 @@ static void send_seat(http_request *rq, int color, const char *token) {
 
 static void claim_seat(http_request *rq, game *g) {
     static const char *const known[] = { "invite", "name", NULL };
+    if (!admin_allows(rq, ADMIN_DO_JOIN, g, VIEWER_SPECTATOR)) return;
     cJSON *o = body_object(rq);
     if (!o || !fields_known(rq, o, known)) {
         cJSON_Delete(o);
@@ -517,6 +520,7 @@ static void claim_seat(http_request *rq, game *g) {
 static void join_seat(http_request *rq, game *g) {
     static const char *const known[] = { "name", NULL };
     char name[TALK_NAME_MAX_BYTES] = "";
+    if (!admin_allows(rq, ADMIN_DO_JOIN, g, VIEWER_SPECTATOR)) return;
     if (rq->body_len) { /* no body, or {} or {"name":..} */
         cJSON *o = body_object(rq);
         bool ok = o && fields_known(rq, o, known) && read_name(rq, o, name);
@@ -808,7 +812,7 @@ static void post_chat(http_request *rq, game *g, viewer v) {
         http_send_error(rq, 400, "bad_request", err);
         return;
     }
-    if (!chat_rate_ok(rq, g, v)) return;
+    if (!chat_rate_ok(rq, g, v) || !admin_allows(rq, ADMIN_DO_CHAT, g, v)) return;
     cJSON *message;
     games_status st = game_say(g, v, name, text, &message);
     if (st != GAMES_OK) {
@@ -837,6 +841,25 @@ static void cancel(http_request *rq, game *g) {
     else http_send_json(rq, 200, "{\"cancelled\":true}", 18);
 }
 
+/* DELETE .../talk: after the end, a seat erases its own name and messages. */
+static void erase_own_talk(http_request *rq, game *g) {
+    int color = seat_of(rq, g);
+    if (!color) return;
+    int erased = 0;
+    games_status st = game_erase_talk(g, color, &erased);
+    if (st == GAMES_NOT_OVER) {
+        http_send_error(rq, 409, "game_not_over", "A seat erases its talk after the game ends.");
+        return;
+    }
+    if (st != GAMES_OK) {
+        send_status(rq, st);
+        return;
+    }
+    char body[64];
+    int n = snprintf(body, sizeof body, "{\"erased\":{\"name\":true,\"messages\":%d}}", erased);
+    http_send_json(rq, 200, body, (size_t)n);
+}
+
 typedef void (*game_handler)(http_request *rq, game *g);
 
 typedef struct endpoint {
@@ -850,7 +873,14 @@ static const endpoint endpoints[] = {
     { "actions", act, "POST" },     { "events", read_events, "GET" }, { "notes", notes, "GET PUT" },
     { "rematch", rematch, "POST" }, { "sgf", record, "GET" },         { "name", rename_seat_name, "PUT" },
     { "chat", chat, "GET POST" },   { "cancel", cancel, "POST" },     { "aid", read_aid, "GET" },
+    { "talk", erase_own_talk, "DELETE" },
 };
+
+/* POST .../chat/{room}/{n}/report (admin.c), by whoever reads the room. */
+static void report_chat(http_request *rq, game *g, const char *rest) {
+    viewer v;
+    if (viewer_of(rq, g, &v)) admin_report(rq, g, v, rest);
+}
 
 /* /api/v1/games/{id}[/endpoint] */
 static void game_route(http_request *rq, const char *rest) {
@@ -865,11 +895,12 @@ static void game_route(http_request *rq, const char *rest) {
         http_send_error(rq, 400, "bad_request", "This endpoint needs a WebSocket upgrade.");
         return;
     }
-    if (!ep || idlen == 0 || idlen >= sizeof id) {
+    bool report = !strncmp(name, "chat/", 5);
+    if ((!ep && !report) || idlen == 0 || idlen >= sizeof id) {
         http_send_error(rq, 404, "not_found", "No such endpoint.");
         return;
     }
-    if (!allow(rq, ep->methods)) return;
+    if (!allow(rq, report ? "POST" : ep->methods)) return;
     memcpy(id, rest, idlen);
     id[idlen] = '\0';
     game *g;
@@ -878,7 +909,8 @@ static void game_route(http_request *rq, const char *rest) {
         send_status(rq, st);
         return;
     }
-    ep->run(rq, g);
+    if (report) report_chat(rq, g, name + 5);
+    else ep->run(rq, g);
     game_release(g);
 }
 
@@ -911,6 +943,7 @@ static void test_clock(http_request *rq) {
         return;
     }
     deadlines_wake(rq->srv->dl);
+    retention_wake(rq->srv->rt);
     cJSON *now = cJSON_CreateObject();
     if (!cJSON_AddNumberToObject(now, "now_ms", (double)games_now_ms(rq->srv->gm))) {
         cJSON_Delete(now);
@@ -932,6 +965,7 @@ void api_handle(http_request *rq) {
     else if (!strcmp(p, "lobby/ws"))
         http_send_error(rq, 400, "bad_request", "This endpoint needs a WebSocket upgrade.");
     else if (!strcmp(p, "test/clock")) test_clock(rq);
+    else if (!strncmp(p, "admin/", 6)) admin_handle(rq, p + 6);
     else if (!strncmp(p, "games/", 6)) game_route(rq, p + 6);
     else http_send_error(rq, 404, "not_found", "No such endpoint.");
 }

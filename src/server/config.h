@@ -27,6 +27,8 @@ typedef struct server_config {
     bool trust_proxy;           /* take the client address from X-Forwarded-For */
     int abandon_after;          /* seconds before an untimed game may be claimed */
     bool test_clock;            /* TESTS ONLY: POST /api/v1/test/clock moves time */
+    char admin_token_file[CONFIG_TEXT_MAX]; /* the operator's token; "" = no admin routes */
+    int chat_retention_days;    /* names and chat of games ended longer ago are erased; 0 = kept */
 } server_config;
 
 typedef enum { CONFIG_OK = 0, CONFIG_HELP, CONFIG_ERROR } config_status;
