@@ -66,6 +66,9 @@ function retryable(error) {
 
 export const api = {
   health: () => request('GET', '/api/health'),
+  // The operator's routes (docs/API.md, "Admin"): route is what follows
+  // /api/v1/admin/, e.g. 'reports' or 'games/ID/hide'.
+  admin: (method, route, token, body = undefined) => request(method, `/api/v1/admin/${route}`, { token, body }),
   createGame: (body) => request('POST', '/api/v1/games', { body }),
   claim: (id, invite, name) => request('POST', `${gamePath(id)}/claim`, { body: name ? { invite, name } : { invite } }),
   join: (id, name) => request('POST', `${gamePath(id)}/join`, { body: name ? { name } : {} }),

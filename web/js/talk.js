@@ -88,9 +88,19 @@ export class TablePanel {
   }
 
   // A WebSocket message that is not a game update: a chat message of a
-  // room this viewer reads.
+  // room this viewer reads, or the removal of one (the operator's, or its
+  // author's after the end), which hides it at once.
   onFrame(message) {
     if (message.type === 'chat' && message.message) this.addMessages([message.message], true);
+    if (message.type === 'chat_removed') this.removeMessage(message.room, message.n);
+  }
+
+  removeMessage(roomName, n) {
+    const room = this.state.rooms[roomName];
+    const message = room?.messages.find((m) => m.n === n);
+    if (!message || message.removed) return;
+    Object.assign(message, { removed: true, text: '', name: null });
+    this.render();
   }
 
   // The live feed is up (or gave up on its socket for now): do the read
@@ -167,7 +177,7 @@ export class TablePanel {
       changed = true;
       const seen = this.root.open && this.state.current === message.room;
       const muted = message.room === 'spectators' && this.isPlayer() && this.state.muteSpectators;
-      if (live && !seen && !muted) room.unread += 1;
+      if (live && !seen && !muted && !message.removed) room.unread += 1;
     }
     if (changed) this.render();
   }
@@ -384,7 +394,7 @@ export class TablePanel {
     const view = this.state.view;
     const room = this.state.rooms[this.state.current];
     const visible = this.readableRooms().includes(this.state.current);
-    const messages = visible ? room.messages : [];
+    const messages = visible ? room.messages.filter((m) => !m.removed) : [];
     if (visible && this.root.open) room.unread = 0;
     this.note.textContent = this.noteText();
     this.note.hidden = this.note.textContent === '';

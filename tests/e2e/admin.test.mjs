@@ -1,0 +1,74 @@
+// The operator's page (/admin) with a real Chromium: the token typed in,
+// the open report shown with its message, the message removed with the
+// keyboard (Tab to the button, Enter), and a spectator's page that was
+// showing that message hides it at once, through its WebSocket, with no
+// reload; the log then says what was done.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { serverAndBrowser, openPage, screenshot, waitForGame, api, onlineGame, assertNoErrors } from './lib.mjs';
+
+const TOKEN = 'e2e-operator-token-0123456789abcdefghij';
+const tokenDir = mkdtempSync(path.join(tmpdir(), 'pg-admin-'));
+const tokenFile = path.join(tokenDir, 'token');
+writeFileSync(tokenFile, `${TOKEN}\n`, { mode: 0o600 });
+process.on('exit', () => rmSync(tokenDir, { recursive: true, force: true }));
+
+const env = serverAndBrowser({ serverOptions: { args: ['--admin-token-file', tokenFile] } });
+
+test('the admin page removes a message that a spectator\'s page is showing', async () => {
+  const { url } = env.server;
+  const game = await onlineGame(url);
+  const said = await api(url, 'POST', `/api/v1/games/${game.id}/chat`, { body: { text: 'a rude remark about Black', name: 'Troll' } });
+  assert.equal(said.status, 201, said.text);
+  await api(url, 'POST', `/api/v1/games/${game.id}/chat`, { body: { text: 'a kind word', name: 'Friend' } });
+
+  // The spectator's page shows both messages in the spectators' room.
+  const spectator = await openPage(env.browser);
+  await spectator.goto(`${url}/g/${game.id}`);
+  await waitForGame(spectator);
+  if (!(await spectator.$eval('#talk-panel', (node) => node.open))) await spectator.click('#talk-panel > summary');
+  await spectator.waitForSelector('.talk-message:has-text("a rude remark")');
+  assert.equal(await spectator.locator('.talk-message').count(), 2);
+
+  // Someone reports it (the spectator's report, through the API).
+  const reported = await api(url, 'POST', `/api/v1/games/${game.id}/chat/spectators/1/report`, { body: { reason: 'insults' } });
+  assert.equal(reported.status, 201, reported.text);
+
+  // The operator signs in and removes it with the keyboard.
+  const operator = await openPage(env.browser);
+  await operator.goto(`${url}/admin`);
+  await waitForGame(operator);
+  assert.equal(await operator.isHidden('#admin-work'), true, 'nothing shows before the token');
+  await operator.focus('#admin-token');
+  await operator.keyboard.type(TOKEN);
+  await operator.keyboard.press('Enter');
+  await operator.waitForSelector('#reports .admin-report');
+  const report = operator.locator('#reports .admin-report');
+  assert.equal(await report.count(), 1);
+  assert.match(await report.innerText(), /a rude remark about Black/);
+  assert.match(await report.innerText(), /insults/);
+  await screenshot(operator, 'admin-report');
+  await operator.focus('#reports .admin-report button[data-action="remove"]');
+  await operator.keyboard.press('Enter');
+  await operator.waitForSelector('#reports-empty:not([hidden])');
+  assert.match(await operator.textContent('#admin-status'), /removed/);
+  assert.match(await operator.textContent('#log'), /removed a message/);
+
+  // The spectator's page hid it at once: no reload happened.
+  await spectator.waitForFunction(() => !document.body.innerText.includes('a rude remark'), null, { timeout: 5000 });
+  assert.equal(await spectator.locator('.talk-message').count(), 1);
+  assert.match(await spectator.textContent('.talk-message'), /a kind word/);
+  // And a fresh load shows it no more either.
+  await spectator.reload();
+  await waitForGame(spectator);
+  const chat = (await api(url, 'GET', `/api/v1/games/${game.id}/chat`)).json;
+  assert.equal(chat.spectators.messages[0].removed, true);
+  assert.ok(!(await spectator.evaluate(() => document.body.innerText)).includes('a rude remark'));
+  await screenshot(spectator, 'admin-removed-spectator');
+  assertNoErrors(assert, spectator, 'spectator page');
+  assertNoErrors(assert, operator, 'admin page');
+});
