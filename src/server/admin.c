@@ -69,8 +69,8 @@ static bool read_token(const char *path, char *out, size_t cap, char *err, size_
     out[n] = '\0';
     while (n > 0 && isspace((unsigned char)out[n - 1])) out[--n] = '\0';
     if (too_long || n < ADMIN_TOKEN_MIN || strlen(out) != n) {
-        snprintf(err, errlen, "--admin-token-file %.300s: the token must be %d to %d characters (no NUL)", path,
-                 ADMIN_TOKEN_MIN, ADMIN_TOKEN_MAX - 1);
+        snprintf(err, errlen, "--admin-token-file %.300s: the token must be %d to %d characters (no NUL)",
+                 path, ADMIN_TOKEN_MIN, ADMIN_TOKEN_MAX - 1);
         return false;
     }
     return true;
@@ -167,11 +167,12 @@ static bool authorized(http_request *rq) {
     const char *token = h && !strncasecmp(h, "Bearer ", 7) ? h + 7 : NULL;
     while (token && *token == ' ') token++;
     uint8_t hash[SECRET_HASH_LEN];
-    bool ok = token && *token && strlen(token) < ADMIN_TOKEN_MAX && secrets_hash(token, strlen(token), hash) &&
-              secrets_hash_equal(hash, a->token_hash);
+    bool ok = token && *token && strlen(token) < ADMIN_TOKEN_MAX &&
+              secrets_hash(token, strlen(token), hash) && secrets_hash_equal(hash, a->token_hash);
     if (!ok) {
         add_strike(a, rq->client, now);
-        http_send_error(rq, 401, "bad_admin_token", "This needs the operator's token (Authorization: Bearer).");
+        http_send_error(rq, 401, "bad_admin_token",
+                        "This needs the operator's token (Authorization: Bearer).");
     }
     return ok;
 }
@@ -280,7 +281,8 @@ static bool network_contains(const network *net, const network *host) {
 static bool sanction_hits(const store_sanction *s, admin_deed deed, const network *client, game *g,
                           viewer v) {
     if (!(s->what & (int)deed)) return false;
-    if (s->game_id[0]) return g && deed == ADMIN_DO_CHAT && s->seat == (int)v && !strcmp(s->game_id, game_id(g));
+    if (s->game_id[0])
+        return g && deed == ADMIN_DO_CHAT && s->seat == (int)v && !strcmp(s->game_id, game_id(g));
     network net;
     return client && network_parse(s->network, &net) && network_contains(&net, client);
 }
@@ -298,10 +300,8 @@ bool admin_allows(http_request *rq, admin_deed deed, game *g, viewer v) {
     const store_sanction *hit = NULL;
     for (int i = 0; i < count && !hit; i++)
         if (sanction_hits(&list[i], deed, known ? &client : NULL, g, v)) hit = &list[i];
-    if (hit && hit->ban)
-        http_send_error(rq, 403, "banned", "This address may not do this here for now.");
-    else if (hit)
-        http_send_error(rq, 403, "muted", "The operator muted this chat for now.");
+    if (hit && hit->ban) http_send_error(rq, 403, "banned", "This address may not do this here for now.");
+    else if (hit) http_send_error(rq, 403, "muted", "The operator muted this chat for now.");
     free(list);
     return hit == NULL;
 }
@@ -352,7 +352,8 @@ void admin_report(http_request *rq, game *g, viewer v, const char *rest) {
     if (!report_rate_ok(rq, g, v)) return;
     games_status st = game_report(g, v, room, n, reason);
     if (st == GAMES_OK) http_send_json(rq, 201, "{\"reported\":true}", 17);
-    else if (st == GAMES_NOT_FOUND) http_send_error(rq, 404, "not_found", "No such message in a room you read.");
+    else if (st == GAMES_NOT_FOUND)
+        http_send_error(rq, 404, "not_found", "No such message in a room you read.");
     else if (st == GAMES_UNAVAILABLE)
         http_send_error(rq, 503, "unavailable", "The database cannot be written now; nothing changed.");
     else http_send_error(rq, 500, "internal", "The server failed to answer.");
@@ -386,7 +387,8 @@ static void read_log(http_request *rq) {
     for (int i = 0; ok && i < count; i++) {
         cJSON *e = cJSON_CreateObject();
         cJSON *detail = cJSON_Parse(list[i].detail);
-        ok = e && cJSON_AddItemToArray(entries, e) && cJSON_AddNumberToObject(e, "at_ms", (double)list[i].at_ms) &&
+        ok = e && cJSON_AddItemToArray(entries, e) &&
+             cJSON_AddNumberToObject(e, "at_ms", (double)list[i].at_ms) &&
              cJSON_AddStringToObject(e, "action", list[i].action) &&
              cJSON_AddStringToObject(e, "target", list[i].target) && detail &&
              cJSON_AddItemToObject(e, "detail", detail);
@@ -400,15 +402,16 @@ static void read_log(http_request *rq) {
 /* ---- reports, removal, hiding -------------------------------------------------- */
 
 static cJSON *report_json(const store_report *r) {
-    chat_entry e = { r->message.room, r->message.n,        r->message.author, r->message.name,
-                     r->message.text, r->message.at_ms, false };
+    chat_entry e = { r->message.room,  r->message.n, r->message.author, r->message.name, r->message.text,
+                     r->message.at_ms, false };
     cJSON *o = cJSON_CreateObject();
     cJSON *m = chat_json_message(&e);
     bool ok = o && m && cJSON_AddNumberToObject(o, "id", (double)r->id) &&
               cJSON_AddStringToObject(o, "game", r->game_id) &&
-              cJSON_AddStringToObject(o, "room", chat_room_name(r->room)) && cJSON_AddNumberToObject(o, "n", r->n) &&
-              cJSON_AddStringToObject(o, "reporter", r->reporter) &&
-              (r->reason[0] ? cJSON_AddStringToObject(o, "reason", r->reason) : cJSON_AddNullToObject(o, "reason")) &&
+              cJSON_AddStringToObject(o, "room", chat_room_name(r->room)) &&
+              cJSON_AddNumberToObject(o, "n", r->n) && cJSON_AddStringToObject(o, "reporter", r->reporter) &&
+              (r->reason[0] ? cJSON_AddStringToObject(o, "reason", r->reason)
+                            : cJSON_AddNullToObject(o, "reason")) &&
               cJSON_AddNumberToObject(o, "at_ms", (double)r->at_ms) && cJSON_AddItemToObject(o, "message", m);
     if (ok) return o;
     if (!cJSON_GetObjectItemCaseSensitive(o, "message")) cJSON_Delete(m);
@@ -459,7 +462,8 @@ static void remove_message(http_request *rq, const char *id, const char *room_wo
     games_status st = game_remove_message(g, room, n);
     game_release(g);
     if (st == GAMES_NOT_FOUND) http_send_error(rq, 404, "not_found", "No such message.");
-    else if (st == GAMES_REMOVED_ALREADY) http_send_error(rq, 409, "removed_already", "This message was removed before.");
+    else if (st == GAMES_REMOVED_ALREADY)
+        http_send_error(rq, 409, "removed_already", "This message was removed before.");
     else if (st == GAMES_UNAVAILABLE)
         http_send_error(rq, 503, "unavailable", "The database cannot be written now; nothing changed.");
     else if (st != GAMES_OK) http_send_error(rq, 500, "internal", "The server failed to answer.");
@@ -505,8 +509,10 @@ static void game_routes(http_request *rq, const char *rest) {
 
 /* "minutes": a whole number from 1; false after answering 400. */
 static bool read_minutes(http_request *rq, const cJSON *o, int64_t *minutes) {
-    if (json_whole_int64(cJSON_GetObjectItemCaseSensitive(o, "minutes"), 1, MINUTES_MAX, minutes)) return true;
-    http_send_error(rq, 400, "bad_request", "'minutes' must be a whole number from 1 to 5270400 (ten years).");
+    if (json_whole_int64(cJSON_GetObjectItemCaseSensitive(o, "minutes"), 1, MINUTES_MAX, minutes))
+        return true;
+    http_send_error(rq, 400, "bad_request",
+                    "'minutes' must be a whole number from 1 to 5270400 (ten years).");
     return false;
 }
 
@@ -536,8 +542,9 @@ static bool read_mute_target(http_request *rq, const cJSON *o, store_sanction *s
     const char *color = cJSON_GetStringValue(seat);
     const char *id = cJSON_GetStringValue(gid);
     if (has_address || !id || !color || (strcmp(color, "black") && strcmp(color, "white"))) {
-        http_send_error(rq, 400, "bad_request",
-                        "A seat's mute needs 'game' (an id) and 'seat' (\"black\" or \"white\"), and no 'address'.");
+        http_send_error(
+            rq, 400, "bad_request",
+            "A seat's mute needs 'game' (an id) and 'seat' (\"black\" or \"white\"), and no 'address'.");
         return false;
     }
     game *g = load_game(rq, id);
@@ -562,7 +569,8 @@ static bool read_what(http_request *rq, const cJSON *o, int *what) {
         ok = ok && bit;
         *what |= bit;
     }
-    if (!ok) http_send_error(rq, 400, "bad_request", "'what' must list some of \"create\", \"join\", \"chat\".");
+    if (!ok)
+        http_send_error(rq, 400, "bad_request", "'what' must list some of \"create\", \"join\", \"chat\".");
     return ok;
 }
 
@@ -595,7 +603,8 @@ static void add_sanction(http_request *rq, store_sanction *s, int64_t minutes) {
         return;
     }
     char target[96];
-    if (s->game_id[0]) snprintf(target, sizeof target, "%s/%s", s->game_id, s->seat == BLACK ? "black" : "white");
+    if (s->game_id[0])
+        snprintf(target, sizeof target, "%s/%s", s->game_id, s->seat == BLACK ? "black" : "white");
     else snprintf(target, sizeof target, "%s", s->network);
     log_action(rq, s->ban ? "ban" : "mute", target, sanction_json(s));
     cJSON *o = cJSON_CreateObject();

@@ -24,8 +24,8 @@ games_status game_report(game *g, viewer v, int room, int n, const char *reason)
         n > game_chat_last(g, room))
         return GAMES_NOT_FOUND;
     const char *reporter = v == (viewer)BLACK ? "black" : v == (viewer)WHITE ? "white" : "spectator";
-    return games_status_of_store(
-        store_add_report(g->env->st, g->id, room, n, reporter, reason ? reason : "", game_env_now_ms(g->env)));
+    return games_status_of_store(store_add_report(g->env->st, g->id, room, n, reporter, reason ? reason : "",
+                                                  game_env_now_ms(g->env)));
 }
 
 /* True the first time (room, n) is told; remembers it (watch_lock held). */

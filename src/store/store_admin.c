@@ -68,7 +68,8 @@ static int open_sqlite(store *st, admin_link *a) {
     if (rc == SQLITE_OK)
         rc = sqlite3_exec(a->db, "PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON", NULL, NULL, NULL);
     if (rc != SQLITE_OK) {
-        fprintf(stderr, "store: the operator's connection: %s\n", a->db ? sqlite3_errmsg(a->db) : "no memory");
+        fprintf(stderr, "store: the operator's connection: %s\n",
+                a->db ? sqlite3_errmsg(a->db) : "no memory");
         sqlite3_close(a->db);
         a->db = NULL;
     }
@@ -99,7 +100,8 @@ static int sqlite_code(sqlite3 *db, int rc) {
     }
 }
 
-static int run_sqlite(admin_link *a, const char *sql, const val *v, int nv, row_fn fn, void *ctx, int *changes) {
+static int run_sqlite(admin_link *a, const char *sql, const val *v, int nv, row_fn fn, void *ctx,
+                      int *changes) {
     sqlite3_stmt *s = NULL;
     int rc = sqlite3_prepare_v2(a->db, sql, -1, &s, NULL);
     for (int i = 0; rc == SQLITE_OK && i < nv; i++)
@@ -221,8 +223,8 @@ static int add_report(store *st, void *ctx) {
     return code == STORE_OK && changes == 0 ? STORE_NOT_FOUND : code;
 }
 
-int store_add_report(store *st, const char *game_id, int room, int n, const char *reporter, const char *reason,
-                     int64_t at_ms) {
+int store_add_report(store *st, const char *game_id, int room, int n, const char *reporter,
+                     const char *reason, int64_t at_ms) {
     if (!id_ok(game_id) || !room_ok(room) || n < 1 || !reporter || !reason) return STORE_ERROR;
     message_args m = { game_id, reporter, reason, room, n, 0, at_ms };
     return in_transaction(st, add_report, &m);
@@ -355,8 +357,9 @@ static int list_erased(store *st, erase_ctx *e) {
     int code = run2(st, players, players_pg, v, 2, erased_row, e, NULL);
     e->players = e->count;
     if (code == STORE_OK && e->seat == 0)
-        code = run(st, "SELECT n FROM chat WHERE game_id = ?1 AND room = 2 AND removed_at_ms IS NULL ORDER BY n",
-                   v, 1, erased_row, e, NULL);
+        code =
+            run(st, "SELECT n FROM chat WHERE game_id = ?1 AND room = 2 AND removed_at_ms IS NULL ORDER BY n",
+                v, 1, erased_row, e, NULL);
     return code;
 }
 
@@ -386,8 +389,10 @@ static int erase_talk(store *st, void *ctx) {
     val w[] = { VT(e->game_id), VI(e->at_ms) };
     code = run(st, "DELETE FROM seat_names WHERE game_id = ?1", w, 1, NULL, NULL, NULL);
     if (code == STORE_OK)
-        code = run(st, "UPDATE reports SET closed_at_ms = ?2, reason = '' WHERE game_id = ?1 AND closed_at_ms IS NULL",
-                   w, 2, NULL, NULL, NULL);
+        code = run(
+            st,
+            "UPDATE reports SET closed_at_ms = ?2, reason = '' WHERE game_id = ?1 AND closed_at_ms IS NULL",
+            w, 2, NULL, NULL, NULL);
     if (code == STORE_OK)
         code = run(st,
                    "UPDATE chat SET name = '', text = '', removed_at_ms = ?2"
@@ -396,8 +401,8 @@ static int erase_talk(store *st, void *ctx) {
     return code;
 }
 
-int store_erase_talk(store *st, const char *game_id, int seat, int64_t at_ms, int *removed, int cap, int *count,
-                     int *count_players) {
+int store_erase_talk(store *st, const char *game_id, int seat, int64_t at_ms, int *removed, int cap,
+                     int *count, int *count_players) {
     if (!id_ok(game_id) || seat < 0 || seat > 2 || (cap > 0 && !removed) || !count) return STORE_ERROR;
     erase_ctx e = { .game_id = game_id, .seat = seat, .at_ms = at_ms, .removed = removed, .cap = cap };
     int code = in_transaction(st, erase_talk, &e);
@@ -446,8 +451,13 @@ int store_talk_older_than(store *st, int64_t cutoff_ms, const char *after, int l
 static int add_sanction(store *st, void *ctx) {
     const store_sanction *s = ctx;
     bool seat = s->game_id[0] != '\0';
-    val v[] = { VT(s->ban ? "ban" : "mute"), seat ? VT(s->game_id) : VN, seat ? VI(s->seat) : VN,
-                seat ? VN : VT(s->network), VI(s->what), VI(s->at_ms), VI(s->until_ms) };
+    val v[] = { VT(s->ban ? "ban" : "mute"),
+                seat ? VT(s->game_id) : VN,
+                seat ? VI(s->seat) : VN,
+                seat ? VN : VT(s->network),
+                VI(s->what),
+                VI(s->at_ms),
+                VI(s->until_ms) };
     return run(st,
                "INSERT INTO sanctions (kind, game_id, seat, network, what, at_ms, until_ms)"
                " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
@@ -529,8 +539,8 @@ typedef struct {
 static int log_admin(store *st, void *ctx) {
     const log_args *l = ctx;
     val v[] = { VI(l->at_ms), VT(l->action), VT(l->target), VT(l->detail) };
-    return run(st, "INSERT INTO admin_log (at_ms, action, target, detail) VALUES (?1, ?2, ?3, ?4)", v, 4, NULL,
-               NULL, NULL);
+    return run(st, "INSERT INTO admin_log (at_ms, action, target, detail) VALUES (?1, ?2, ?3, ?4)", v, 4,
+               NULL, NULL, NULL);
 }
 
 int store_log_admin(store *st, int64_t at_ms, const char *action, const char *target, const char *detail) {

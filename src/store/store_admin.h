@@ -64,8 +64,8 @@ typedef struct {
  *   it was removed already). reporter as in store_report.
  * store_open_reports: the open reports, newest first, each with the
  *   message as stored; *out malloc'd (free), NULL when none. */
-int store_add_report(store *st, const char *game_id, int room, int n, const char *reporter, const char *reason,
-                     int64_t at_ms);
+int store_add_report(store *st, const char *game_id, int room, int n, const char *reporter,
+                     const char *reason, int64_t at_ms);
 int store_open_reports(store *st, int limit, store_report **out, int *count);
 
 /* Makes message n of the room a tombstone (name and text erased, the
@@ -80,8 +80,8 @@ int store_remove_chat(store *st, const char *game_id, int room, int n, int64_t a
  * most cap; *count how many), with seat 0 those of both rooms, players'
  * first: *count_players tells where the spectators' start. STORE_NOT_FOUND
  * for an unknown game. */
-int store_erase_talk(store *st, const char *game_id, int seat, int64_t at_ms, int *removed, int cap, int *count,
-                     int *count_players);
+int store_erase_talk(store *st, const char *game_id, int seat, int64_t at_ms, int *removed, int cap,
+                     int *count, int *count_players);
 
 /* The games whose talk (names or messages not yet erased) outlived
  * cutoff_ms: cancelled before it, or whose last action (or creation, with

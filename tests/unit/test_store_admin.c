@@ -34,7 +34,8 @@ static store *with_talk(char *dir, size_t cap, const char *id) {
                                said(1, 3, 1, "black again"), said(2, 1, 0, "a spectator") };
     bool ok = store_insert_game(st, &g) == STORE_OK && store_put_name(st, id, 1, "Ann") == STORE_OK &&
               store_put_name(st, id, 2, "Bo") == STORE_OK;
-    for (size_t i = 0; ok && i < sizeof m / sizeof m[0]; i++) ok = store_append_chat(st, id, &m[i]) == STORE_OK;
+    for (size_t i = 0; ok && i < sizeof m / sizeof m[0]; i++)
+        ok = store_append_chat(st, id, &m[i]) == STORE_OK;
     if (!ok) {
         store_close(st);
         return NULL;
@@ -107,7 +108,9 @@ TEST(store_admin_sanctions_hide_and_log) {
     if (!st) return;
     store_sanction mute = { .what = STORE_BAN_CHAT, .seat = 2, .at_ms = 100, .until_ms = 200 };
     snprintf(mute.game_id, sizeof mute.game_id, "admingame02");
-    store_sanction ban = { .ban = true, .what = STORE_BAN_CREATE | STORE_BAN_JOIN, .at_ms = 150, .until_ms = 1000 };
+    store_sanction ban = {
+        .ban = true, .what = STORE_BAN_CREATE | STORE_BAN_JOIN, .at_ms = 150, .until_ms = 1000
+    };
     snprintf(ban.network, sizeof ban.network, "2001:db8::/48");
     store_sanction bad = { .what = STORE_BAN_CHAT, .at_ms = 1, .until_ms = 2 }; /* no target */
     CHECK_EQ_INT(store_add_sanction(st, &mute), STORE_OK);
@@ -170,7 +173,7 @@ TEST(store_admin_erases_a_seats_or_everyones_talk) {
     CHECK_EQ_INT(open, 0);
     free(reports);
 
-    char (*ids)[24] = malloc(10 * sizeof *ids);
+    char(*ids)[24] = malloc(10 * sizeof *ids);
     int found = 0;
     CHECK_EQ_INT(store_talk_older_than(st, 1, "", 10, ids, &found), STORE_OK);
     CHECK_EQ_INT(found, 0); /* created after the cutoff */
