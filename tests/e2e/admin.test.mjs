@@ -1,5 +1,6 @@
-// The operator's page (/admin) with a real Chromium: the token typed in,
-// the open report shown with its message, the message removed with the
+// The operator's page (/admin) with a real Chromium: a spectator reports a
+// message from the game page, the operator types the token in, sees the
+// open reports with their message, removes the message with the
 // keyboard (Tab to the button, Enter), and a spectator's page that was
 // showing that message hides it at once, through its WebSocket, with no
 // reload; the log then says what was done.
@@ -34,7 +35,16 @@ test('the admin page removes a message that a spectator\'s page is showing', asy
   await spectator.waitForSelector('.talk-message:has-text("a rude remark")');
   assert.equal(await spectator.locator('.talk-message').count(), 2);
 
-  // Someone reports it (the spectator's report, through the API).
+  // The spectator reports it from the page, with the keyboard: its own
+  // Report button, then the confirmation.
+  await spectator.focus('.talk-message[data-n="1"] .talk-report');
+  await spectator.keyboard.press('Enter');
+  await spectator.waitForSelector('#confirm-dialog[open]');
+  await spectator.focus('#confirm-ok');
+  await spectator.keyboard.press('Enter');
+  await spectator.waitForSelector('.talk-moderation:not([hidden])');
+  assert.match(await spectator.textContent('.talk-moderation'), /Reported/);
+  // Another report, with a reason, through the API.
   const reported = await api(url, 'POST', `/api/v1/games/${game.id}/chat/spectators/1/report`, { body: { reason: 'insults' } });
   assert.equal(reported.status, 201, reported.text);
 
@@ -48,13 +58,13 @@ test('the admin page removes a message that a spectator\'s page is showing', asy
   await operator.keyboard.press('Enter');
   await operator.waitForSelector('#reports .admin-report');
   const report = operator.locator('#reports .admin-report');
-  assert.equal(await report.count(), 1);
-  assert.match(await report.innerText(), /a rude remark about Black/);
-  assert.match(await report.innerText(), /insults/);
+  assert.equal(await report.count(), 2, 'the page\'s report and the API\'s');
+  assert.match(await report.first().innerText(), /a rude remark about Black/);
+  assert.match(await report.first().innerText(), /insults/);
   await screenshot(operator, 'admin-report');
   await operator.focus('#reports .admin-report button[data-action="remove"]');
   await operator.keyboard.press('Enter');
-  await operator.waitForSelector('#reports-empty:not([hidden])');
+  await operator.waitForSelector('#reports-empty:not([hidden])'); // one removal closes both reports
   assert.match(await operator.textContent('#admin-status'), /removed/);
   assert.match(await operator.textContent('#log'), /removed a message/);
 

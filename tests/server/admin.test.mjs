@@ -277,3 +277,21 @@ test('a seat erases its own name and messages after the end, and the retention s
     assert.equal(still.players.messages[0].text, 'still playing');
   });
 });
+
+test('IPv6 and IPv4 prefixes match the client address a trusted proxy gives', async () => {
+  await withAdminServer(async (base) => {
+    const g = await onlineGame(base);
+    const from = (address, text) => call(base, 'POST', `/api/v1/games/${g.id}/chat`,
+      { headers: { 'X-Forwarded-For': address }, body: { text, name: 'Kib' } });
+    assert.equal((await admin(base, 'POST', 'mute', { address: '2001:db8:1::/48', minutes: 5 })).status, 201);
+    assert.equal((await admin(base, 'POST', 'ban', { address: '198.51.100.0/24', minutes: 5, what: ['chat', 'create'] })).status, 201);
+    expectError(await from('2001:db8:1:ffff::7', 'inside the /48'), 403, 'muted');
+    assert.equal((await from('2001:db8:2::7', 'outside the /48')).status, 201);
+    expectError(await from('198.51.100.9', 'inside the /24'), 403, 'banned');
+    expectError(await from('::ffff:198.51.100.9', 'an IPv4-mapped peer'), 403, 'banned');
+    assert.equal((await from('198.51.101.9', 'outside the /24')).status, 201);
+    expectError(await call(base, 'POST', '/api/v1/games', { headers: { 'X-Forwarded-For': '198.51.100.200' }, body: { mode: 'hotseat' } }), 403, 'banned');
+    assert.equal((await call(base, 'POST', '/api/v1/games', { headers: { 'X-Forwarded-For': '2001:db8:1::1' }, body: { mode: 'hotseat' } })).status, 201,
+      'a mute forbids chat only');
+  }, ['--trust-proxy']);
+});

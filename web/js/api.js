@@ -90,6 +90,8 @@ export const api = {
   chat: (id, token, after) => request('GET', `${gamePath(id)}/chat?players=${after.players}&spectators=${after.spectators}`, { token }),
   say: (id, token, body) => request('POST', `${gamePath(id)}/chat`, { token, body }),
   rename: (id, token, name) => request('PUT', `${gamePath(id)}/name`, { token, body: { name } }),
+  report: (id, token, room, n) => request('POST', `${gamePath(id)}/chat/${room}/${n}/report`, { token }),
+  eraseTalk: (id, token) => request('DELETE', `${gamePath(id)}/talk`, { token }),
   cancel: (id, token) => request('POST', `${gamePath(id)}/cancel`, { token, body: {} }),
 
   // Sends one action, retrying the identical request until it gets an answer

@@ -16,6 +16,7 @@
 import { t, onLanguageChange } from './i18n.js';
 import { api } from './api.js';
 import { errorMessage } from './page.js';
+import { confirmAction } from './dialog.js';
 import { getPref, setPref } from './storage.js';
 import {
   MESSAGE_MAX, NAME_MAX, textProblem, problemText, rememberedName, rememberName, seatName,
@@ -215,6 +216,32 @@ export class TablePanel {
     return errorMessage(error);
   }
 
+  // Reports a message to the operator (its author is never told).
+  async report(message) {
+    if (!(await confirmAction(t('talk.reportConfirm'), t('talk.report')))) return;
+    try {
+      await api.report(this.gameId, this.seat()?.token ?? null, message.room, message.n);
+      this.state.moderationNote = t('talk.reported');
+    } catch (error) {
+      this.state.moderationNote = errorMessage(error);
+    }
+    this.render();
+  }
+
+  // After the end, a seat erases its own name and messages (for good).
+  async eraseOwnTalk() {
+    const token = this.seat()?.token;
+    if (!token || !(await confirmAction(t('talk.eraseConfirm'), t('talk.erase')))) return;
+    try {
+      await api.eraseTalk(this.gameId, token);
+      this.state.moderationNote = t('talk.erased');
+      this.state.erased = true;
+    } catch (error) {
+      this.state.moderationNote = errorMessage(error);
+    }
+    this.render();
+  }
+
   async saveName() {
     const value = this.nameInput.value.trim();
     const reason = value ? textProblem(value, 'name') : null;
@@ -277,12 +304,15 @@ export class TablePanel {
     this.left = element('span', { className: 'hint talk-left', 'aria-live': 'polite' });
     this.problem = element('p', { className: 'talk-problem error', role: 'alert' });
     this.form = element('form', { className: 'talk-form' }, [this.input, this.sendButton, this.left]);
+    this.moderation = element('p', { className: 'hint talk-moderation', role: 'status' });
+    this.eraseButton = element('button', { type: 'button', className: 'talk-erase' });
+    this.eraseButton.addEventListener('click', () => this.eraseOwnTalk());
     this.optionBox = element('input', { type: 'checkbox', className: 'talk-option' });
     this.optionText = element('span');
     this.option = element('label', { className: 'choice talk-option-row' }, [this.optionBox, this.optionText]);
     r.classList.add('talk');
     r.append(this.summary, this.versus, this.watching, this.nameRow, this.tabs, this.note, this.log, this.empty,
-      this.cannedRow, this.form, this.problem, this.option);
+      this.cannedRow, this.form, this.problem, this.moderation, this.option, this.eraseButton);
     r.open = matchMedia(WIDE).matches;
 
     const inputId = `talk-input-${this.gameId}`;
@@ -340,6 +370,10 @@ export class TablePanel {
     this.renderLog();
     this.renderForm();
     this.renderOption();
+    this.moderation.textContent = this.state.moderationNote ?? '';
+    this.moderation.hidden = !this.moderation.textContent;
+    this.eraseButton.textContent = t('talk.erase');
+    this.eraseButton.hidden = !(this.isPlayer() && view.over && !this.hotseat && !this.state.erased);
     const unread = ROOMS.reduce((sum, room) => sum + this.state.rooms[room].unread, 0);
     this.unread.textContent = unread ? t('talk.unread', { count: unread }) : '';
   }
@@ -416,7 +450,16 @@ export class TablePanel {
     author.textContent = who;
     const text = element('span', { className: 'talk-text' });
     text.textContent = message.text;
-    return element('li', { className: 'talk-message', dataset: { from: message.from, room: message.room } }, [author, ' ', stamp, ' ', text]);
+    const parts = [author, ' ', stamp, ' ', text];
+    // Anyone who reads a message may report it; a seat not its own (a
+    // spectator's own cannot be told apart: spectators are anonymous).
+    if (!this.hotseat && !(this.isPlayer() && message.from === view?.viewer)) {
+      const report = element('button', { type: 'button', className: 'talk-report link', textContent: t('talk.report') });
+      report.setAttribute('aria-label', t('talk.reportLabel', { who }));
+      report.addEventListener('click', () => this.report(message));
+      parts.push(' ', report);
+    }
+    return element('li', { className: 'talk-message', dataset: { from: message.from, room: message.room, n: message.n } }, parts);
   }
 
   renderForm() {
