@@ -171,8 +171,11 @@ typedef int (*txn_fn)(store *st, void *ctx);
 
 /* Runs fn in one transaction on the operator's connection, committed
  * before it returns; once more on a fresh PostgreSQL connection when the
- * one it had died while idle. */
-static int in_transaction(store *st, txn_fn fn, void *ctx) {
+ * one it had died while idle. On SQLite a transaction that writes takes
+ * the write lock at once (BEGIN IMMEDIATE, so it never fails half-way on a
+ * stale snapshot); one that only reads takes none, so the checks of every
+ * chat message never wait for, nor delay, the group commit. */
+static int run_transaction(store *st, txn_fn fn, void *ctx, bool writes) {
     if (!st) return STORE_ERROR;
     pthread_mutex_lock(&st->admin_lock);
     int code = STORE_UNAVAILABLE;
@@ -180,7 +183,7 @@ static int in_transaction(store *st, txn_fn fn, void *ctx) {
         bool fresh = !st->admin || (st->pg ? !st->admin->pg.conn : !st->admin->db);
         if ((code = ensure_link(st)) != STORE_OK) break;
         st->admin->broken = false;
-        code = run(st, st->pg ? "BEGIN" : "BEGIN IMMEDIATE", NULL, 0, NULL, NULL, NULL);
+        code = run(st, st->pg || !writes ? "BEGIN" : "BEGIN IMMEDIATE", NULL, 0, NULL, NULL, NULL);
         if (code == STORE_OK) code = fn(st, ctx);
         if (code == STORE_OK) code = run(st, "COMMIT", NULL, 0, NULL, NULL, NULL);
         else if (!st->admin->broken) run(st, "ROLLBACK", NULL, 0, NULL, NULL, NULL);
@@ -190,6 +193,10 @@ static int in_transaction(store *st, txn_fn fn, void *ctx) {
     pthread_mutex_unlock(&st->admin_lock);
     return code;
 }
+
+static int in_transaction(store *st, txn_fn fn, void *ctx) { return run_transaction(st, fn, ctx, true); }
+
+static int reading(store *st, txn_fn fn, void *ctx) { return run_transaction(st, fn, ctx, false); }
 
 void store_admin_close(store *st) {
     if (!st || !st->admin) return;
@@ -275,7 +282,7 @@ static int open_reports(store *st, void *ctx) {
 int store_open_reports(store *st, int limit, store_report **out, int *count) {
     if (!out || !count || limit < 1) return STORE_ERROR;
     list_ctx c = { .limit = limit > STORE_ADMIN_LIST_MAX ? STORE_ADMIN_LIST_MAX : limit };
-    int code = in_transaction(st, open_reports, &c);
+    int code = reading(st, open_reports, &c);
     if (code != STORE_OK) free(c.list), c.list = NULL, c.count = 0;
     *out = c.list;
     *count = c.count;
@@ -322,7 +329,7 @@ int store_remove_chat(store *st, const char *game_id, int room, int n, int64_t a
     if (!id_ok(game_id) || !room_ok(room) || n < 1) return STORE_ERROR;
     message_args m = { game_id, NULL, NULL, room, n, 0, at_ms };
     int code = in_transaction(st, remove_chat, &m);
-    return code == STORE_NOT_FOUND ? in_transaction(st, why_not_removed, &m) : code;
+    return code == STORE_NOT_FOUND ? reading(st, why_not_removed, &m) : code;
 }
 
 typedef struct {
@@ -441,7 +448,7 @@ int store_talk_older_than(store *st, int64_t cutoff_ms, const char *after, int l
                           int *count) {
     if (!after || !ids || !count || limit < 1 || limit > STORE_ADMIN_LIST_MAX) return STORE_ERROR;
     older_ctx o = { cutoff_ms, after, limit, 0, ids };
-    int code = in_transaction(st, talk_older, &o);
+    int code = reading(st, talk_older, &o);
     *count = code == STORE_OK ? o.count : 0;
     return code;
 }
@@ -504,7 +511,7 @@ static int active_sanctions(store *st, void *ctx) {
 int store_active_sanctions(store *st, int64_t now_ms, store_sanction **out, int *count) {
     if (!out || !count) return STORE_ERROR;
     active_ctx a = { { .limit = STORE_ADMIN_LIST_MAX }, now_ms };
-    int code = in_transaction(st, active_sanctions, &a);
+    int code = reading(st, active_sanctions, &a);
     if (code != STORE_OK) free(a.list.list), a.list.list = NULL, a.list.count = 0;
     *out = a.list.list;
     *count = a.list.count;
@@ -571,7 +578,7 @@ static int read_log(store *st, void *ctx) {
 int store_read_admin_log(store *st, int limit, store_log_entry **out, int *count) {
     if (!out || !count || limit < 1) return STORE_ERROR;
     list_ctx c = { .limit = limit > STORE_ADMIN_LIST_MAX ? STORE_ADMIN_LIST_MAX : limit };
-    int code = in_transaction(st, read_log, &c);
+    int code = reading(st, read_log, &c);
     if (code != STORE_OK) {
         store_admin_free_log(c.list, c.count);
         c.list = NULL;
