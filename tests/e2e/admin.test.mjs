@@ -79,6 +79,13 @@ test('the admin page removes a message that a spectator\'s page is showing', asy
   assert.equal(chat.spectators.messages[0].removed, true);
   assert.ok(!(await spectator.evaluate(() => document.body.innerText)).includes('a rude remark'));
   await screenshot(spectator, 'admin-removed-spectator');
+  // The page fits a laptop and a phone without sideways scrolling.
+  for (const [width, height] of [[1366, 768], [390, 844]]) {
+    await operator.setViewportSize({ width, height });
+    const overflow = await operator.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 0, `the admin page scrolls sideways by ${overflow}px at ${width}x${height}`);
+  }
+  await screenshot(operator, 'admin-phone');
   assertNoErrors(assert, spectator, 'spectator page');
   assertNoErrors(assert, operator, 'admin page');
 });
