@@ -85,8 +85,12 @@ CREATE TABLE chat (
     author  INTEGER NOT NULL CHECK (author IN (0, 1, 2) AND (author = 0) = (room = 2)),
     -- The author's display name when the message was written ('' for none).
     name    TEXT    NOT NULL DEFAULT '' CHECK (length(name) <= 32),
-    text    TEXT    NOT NULL CHECK (length(text) BETWEEN 1 AND 300),
+    -- Version 5: a message removed by the operator, or erased with its
+    -- game's talk, keeps its number with name and text '' (a tombstone).
+    text    TEXT    NOT NULL CHECK (length(text) <= 300
+                                    AND (length(text) >= 1 OR removed_at_ms IS NOT NULL)),
     at_ms   INTEGER NOT NULL,
+    removed_at_ms INTEGER,
     PRIMARY KEY (game_id, room, n)
 ) STRICT, WITHOUT ROWID;
 
@@ -107,4 +111,44 @@ CREATE TABLE idempotency (
 ) STRICT, WITHOUT ROWID;
 CREATE INDEX idempotency_age ON idempotency (created_at_ms);
 
-PRAGMA user_version = 4;
+-- Version 5. Moderation (docs/API.md, Admin): reports of chat messages,
+-- mutes and bans, and the log of what the operator did.
+CREATE TABLE reports (
+    id           INTEGER PRIMARY KEY,
+    game_id      TEXT    NOT NULL REFERENCES games (id),
+    room         INTEGER NOT NULL CHECK (room IN (1, 2)),
+    n            INTEGER NOT NULL CHECK (n >= 1),
+    -- Who reported: a seat ('black', 'white') or 'spectator'; never more.
+    reporter     TEXT    NOT NULL CHECK (reporter IN ('black', 'white', 'spectator')),
+    reason       TEXT    NOT NULL DEFAULT '' CHECK (length(reason) <= 300),
+    at_ms        INTEGER NOT NULL,
+    -- Set when the message is removed or its game's talk erased.
+    closed_at_ms INTEGER
+) STRICT;
+CREATE INDEX reports_open ON reports (at_ms) WHERE closed_at_ms IS NULL;
+
+-- A mute (what = 4, chat) or a ban (what: 1 create, 2 join, 4 chat, or'ed)
+-- of one seat of one game, or of an address or prefix ('203.0.113.0/24',
+-- '2001:db8::/48'; a single address is /32 or /128), until until_ms.
+CREATE TABLE sanctions (
+    id       INTEGER PRIMARY KEY,
+    kind     TEXT    NOT NULL CHECK (kind IN ('mute', 'ban')),
+    game_id  TEXT,
+    seat     INTEGER CHECK (seat IN (1, 2)),
+    network  TEXT    CHECK (length(network) <= 64),
+    what     INTEGER NOT NULL CHECK (what BETWEEN 1 AND 7),
+    at_ms    INTEGER NOT NULL,
+    until_ms INTEGER NOT NULL,
+    CHECK ((game_id IS NULL) = (seat IS NULL) AND (game_id IS NULL) <> (network IS NULL))
+) STRICT;
+CREATE INDEX sanctions_until ON sanctions (until_ms);
+
+CREATE TABLE admin_log (
+    id     INTEGER PRIMARY KEY,
+    at_ms  INTEGER NOT NULL,
+    action TEXT    NOT NULL CHECK (length(action) <= 32),
+    target TEXT    NOT NULL CHECK (length(target) <= 128),
+    detail TEXT    NOT NULL DEFAULT '{}' CHECK (json_valid(detail))
+) STRICT;
+
+PRAGMA user_version = 5;

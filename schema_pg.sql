@@ -74,9 +74,14 @@ CREATE TABLE chat (
     n       integer NOT NULL CHECK (n >= 1),
     author  integer NOT NULL CHECK (author IN (0, 1, 2) AND (author = 0) = (room = 2)),
     name    text    NOT NULL DEFAULT '' CHECK (char_length(name) <= 32),
-    text    text    NOT NULL CHECK (char_length(text) BETWEEN 1 AND 300),
+    -- Version 4: a removed or erased message keeps its number with name
+    -- and text '' (a tombstone).
+    text    text    NOT NULL,
     at_ms   bigint  NOT NULL,
-    PRIMARY KEY (game_id, room, n)
+    removed_at_ms bigint,
+    PRIMARY KEY (game_id, room, n),
+    CONSTRAINT chat_text_check CHECK (char_length(text) <= 300
+        AND (char_length(text) >= 1 OR removed_at_ms IS NOT NULL))
 );
 
 -- Every stored action tells the servers sharing the database (LISTEN
@@ -100,7 +105,9 @@ CREATE TRIGGER actions_notify AFTER INSERT ON actions
 -- nothing (the WHEN clauses and the row triggers).
 CREATE FUNCTION phantomgo_notify_game() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    IF TG_TABLE_NAME = 'chat' THEN
+    IF TG_TABLE_NAME = 'chat' AND TG_OP = 'UPDATE' THEN
+        PERFORM pg_notify('phantomgo_games', 'unchat ' || NEW.game_id || ' ' || NEW.room || ' ' || NEW.n);
+    ELSIF TG_TABLE_NAME = 'chat' THEN
         PERFORM pg_notify('phantomgo_games', 'chat ' || NEW.game_id || ' ' || NEW.room || ' ' || NEW.n);
     ELSIF TG_TABLE_NAME = 'seat_names' THEN
         PERFORM pg_notify('phantomgo_games', 'names ' || coalesce(NEW.game_id, OLD.game_id));
@@ -119,6 +126,44 @@ CREATE TRIGGER seat_names_notify AFTER INSERT OR UPDATE OR DELETE ON seat_names
     FOR EACH ROW EXECUTE FUNCTION phantomgo_notify_game();
 CREATE TRIGGER chat_notify AFTER INSERT ON chat
     FOR EACH ROW EXECUTE FUNCTION phantomgo_notify_game();
+-- Version 4: "unchat ID ROOM N" when message N became a tombstone.
+CREATE TRIGGER chat_removed_notify AFTER UPDATE ON chat
+    FOR EACH ROW WHEN (OLD.removed_at_ms IS NULL AND NEW.removed_at_ms IS NOT NULL)
+    EXECUTE FUNCTION phantomgo_notify_game();
+
+-- Version 4. Moderation (docs/API.md, Admin), as in schema.sql.
+CREATE TABLE reports (
+    id           bigint  GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    game_id      text    NOT NULL REFERENCES games (id),
+    room         integer NOT NULL CHECK (room IN (1, 2)),
+    n            integer NOT NULL CHECK (n >= 1),
+    reporter     text    NOT NULL CHECK (reporter IN ('black', 'white', 'spectator')),
+    reason       text    NOT NULL DEFAULT '' CHECK (char_length(reason) <= 300),
+    at_ms        bigint  NOT NULL,
+    closed_at_ms bigint
+);
+CREATE INDEX reports_open ON reports (at_ms) WHERE closed_at_ms IS NULL;
+
+CREATE TABLE sanctions (
+    id       bigint  GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    kind     text    NOT NULL CHECK (kind IN ('mute', 'ban')),
+    game_id  text,
+    seat     integer CHECK (seat IN (1, 2)),
+    network  text    CHECK (char_length(network) <= 64),
+    what     integer NOT NULL CHECK (what BETWEEN 1 AND 7),
+    at_ms    bigint  NOT NULL,
+    until_ms bigint  NOT NULL,
+    CHECK ((game_id IS NULL) = (seat IS NULL) AND (game_id IS NULL) <> (network IS NULL))
+);
+CREATE INDEX sanctions_until ON sanctions (until_ms);
+
+CREATE TABLE admin_log (
+    id     bigint  GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    at_ms  bigint  NOT NULL,
+    action text    NOT NULL CHECK (char_length(action) <= 32),
+    target text    NOT NULL CHECK (char_length(target) <= 128),
+    detail text    NOT NULL DEFAULT '{}'
+);
 
 -- Version 3. The answers of requests sent with an Idempotency-Key, as in
 -- schema.sql: id a hash of the key and its scope, answer sealed
@@ -136,4 +181,4 @@ CREATE INDEX idempotency_age ON idempotency (created_at_ms);
 CREATE TABLE phantomgo_schema (
     version integer NOT NULL
 );
-INSERT INTO phantomgo_schema (version) VALUES (3);
+INSERT INTO phantomgo_schema (version) VALUES (4);

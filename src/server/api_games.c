@@ -15,10 +15,13 @@
 #include <cjson/cJSON.h>
 
 #include "engine/vertex.h"
+#include "server/admin.h"
 #include "server/api_idempotency.h"
 #include "server/deadlines.h"
 #include "server/games.h"
+#include "server/http_body.h"
 #include "server/lobby.h"
+#include "server/retention.h"
 #include "util/game_mode.h"
 #include "util/now.h"
 #include "util/strbuf.h"
@@ -97,36 +100,6 @@ static void send_owned_cjson(http_request *rq, int status, cJSON *o) {
 }
 
 /* ---- request helpers ----------------------------------------------------- */
-
-/* The body as a JSON object, or NULL after answering 400: bad_request
- * for JSON past json_parse's limits (too deep, U+0000), else bad_json. */
-static cJSON *body_object(http_request *rq) {
-    json_parse_status why = JSON_PARSE_SYNTAX;
-    cJSON *o = rq->body_len ? json_parse(rq->body, rq->body_len, &why) : NULL;
-    if (cJSON_IsObject(o)) return o;
-    cJSON_Delete(o);
-    if (why == JSON_PARSE_TOO_DEEP || why == JSON_PARSE_NUL)
-        http_send_error(rq, 400, "bad_request", json_parse_message(why));
-    else
-        http_send_error(rq, 400, "bad_json", "The body must be a JSON object.");
-    return NULL;
-}
-
-/* Field names must be known and appear once. */
-static bool fields_known(http_request *rq, const cJSON *o, const char *const *known) {
-    for (const cJSON *f = o->child; f; f = f->next) {
-        bool ok = false;
-        for (const char *const *k = known; *k && !ok; k++) ok = !strcmp(f->string, *k);
-        for (const cJSON *g = o->child; ok && g != f; g = g->next) ok = strcmp(g->string, f->string) != 0;
-        if (!ok) {
-            char name[48], msg[96];
-            snprintf(msg, sizeof msg, "Field '%s' is unknown or repeated.", utf8_excerpt(name, sizeof name, f->string, 40));
-            http_send_error(rq, 400, "bad_request", msg);
-            return false;
-        }
-    }
-    return true;
-}
 
 typedef enum { TOKEN_NONE, TOKEN_BAD, TOKEN_GIVEN } token_kind;
 
@@ -281,7 +254,7 @@ static bool read_new_game(http_request *rq, const cJSON *o, game_new *req) {
     static const char *const levels[] = { "easy", "medium", "strong", NULL };
     const char *mode, *color;
     memset(req, 0, sizeof *req);
-    if (!fields_known(rq, o, known) || !read_choice(rq, o, "mode", modes, NULL, &mode) ||
+    if (!http_body_fields_known(rq, o, known) || !read_choice(rq, o, "mode", modes, NULL, &mode) ||
         !read_choice(rq, o, "color", colors, "random", &color) ||
         !read_choice(rq, o, "level", levels, "medium", &req->level))
         return false;
@@ -380,13 +353,13 @@ static void send_created(http_request *rq, int status, const game_created *c) {
 }
 
 static void create_game(http_request *rq) {
-    if (!allow(rq, "POST")) return;
+    if (!allow(rq, "POST") || !admin_allows(rq, ADMIN_DO_CREATE, NULL, VIEWER_SPECTATOR)) return;
     int retry = ratelimit_take(rq->srv->create_limit, rq->client_key, now_monotonic_ms());
     if (retry > 0) {
         http_send_rate_limited(rq, retry);
         return;
     }
-    cJSON *o = body_object(rq);
+    cJSON *o = http_body_object(rq);
     game_new req;
     if (!o || !read_new_game(rq, o, &req)) {
         cJSON_Delete(o);
@@ -501,8 +474,9 @@ static void send_seat(http_request *rq, int color, const char *token) {
 
 static void claim_seat(http_request *rq, game *g) {
     static const char *const known[] = { "invite", "name", NULL };
-    cJSON *o = body_object(rq);
-    if (!o || !fields_known(rq, o, known)) {
+    if (!admin_allows(rq, ADMIN_DO_JOIN, g, VIEWER_SPECTATOR)) return;
+    cJSON *o = http_body_object(rq);
+    if (!o || !http_body_fields_known(rq, o, known)) {
         cJSON_Delete(o);
         return;
     }
@@ -533,9 +507,10 @@ static void claim_seat(http_request *rq, game *g) {
 static void join_seat(http_request *rq, game *g) {
     static const char *const known[] = { "name", NULL };
     char name[TALK_NAME_MAX_BYTES] = "";
+    if (!admin_allows(rq, ADMIN_DO_JOIN, g, VIEWER_SPECTATOR)) return;
     if (rq->body_len) { /* no body, or {} or {"name":..} */
-        cJSON *o = body_object(rq);
-        bool ok = o && fields_known(rq, o, known) && read_name(rq, o, name);
+        cJSON *o = http_body_object(rq);
+        bool ok = o && http_body_fields_known(rq, o, known) && read_name(rq, o, name);
         cJSON_Delete(o);
         if (!ok) return;
     }
@@ -550,7 +525,7 @@ static void join_seat(http_request *rq, game *g) {
 static void act(http_request *rq, game *g) {
     int color = seat_of(rq, g);
     if (!color) return;
-    cJSON *o = body_object(rq);
+    cJSON *o = http_body_object(rq);
     if (!o) return;
     action a;
     int seq;
@@ -571,7 +546,7 @@ static void act(http_request *rq, game *g) {
 /* {"ghosts":["D4",...]}: distinct points of this board, stored canonical. */
 static char *ghosts_from(http_request *rq, const cJSON *o, int size) {
     static const char *const known[] = { "ghosts", NULL };
-    if (!fields_known(rq, o, known)) return NULL;
+    if (!http_body_fields_known(rq, o, known)) return NULL;
     const cJSON *list = cJSON_GetObjectItemCaseSensitive(o, "ghosts");
     if (!cJSON_IsArray(list) || cJSON_GetArraySize(list) > size * size) {
         http_send_error(rq, 400, "bad_request", "'ghosts' must be a list of points of this board.");
@@ -615,7 +590,7 @@ static void notes(http_request *rq, game *g) {
     char *ghosts = NULL;
     games_status st;
     if (put) {
-        cJSON *o = body_object(rq);
+        cJSON *o = http_body_object(rq);
         ghosts = o ? ghosts_from(rq, o, game_get_settings(g)->size) : NULL;
         cJSON_Delete(o);
         if (!ghosts) return;
@@ -638,8 +613,8 @@ static const char *rematch_action(http_request *rq) {
     static const char *const known[] = { "action", NULL };
     static const char *const actions[] = { "offer", "accept", "withdraw", "decline", NULL };
     if (!rq->body_len) return "offer";
-    cJSON *o = body_object(rq);
-    if (!o || !fields_known(rq, o, known)) {
+    cJSON *o = http_body_object(rq);
+    if (!o || !http_body_fields_known(rq, o, known)) {
         cJSON_Delete(o);
         return NULL;
     }
@@ -698,8 +673,8 @@ static void record(http_request *rq, game *g) {
 static void qr_code(http_request *rq) {
     static const char *const known[] = { "text", NULL };
     if (!allow(rq, "POST")) return;
-    cJSON *o = body_object(rq);
-    if (!o || !fields_known(rq, o, known)) {
+    cJSON *o = http_body_object(rq);
+    if (!o || !http_body_fields_known(rq, o, known)) {
         cJSON_Delete(o);
         return;
     }
@@ -722,7 +697,7 @@ static void qr_code(http_request *rq) {
 static void rename_seat_name(http_request *rq, game *g) {
     int color = seat_of(rq, g);
     if (!color) return;
-    cJSON *o = body_object(rq);
+    cJSON *o = http_body_object(rq);
     if (!o) return;
     talk_verdict v;
     char name[TALK_NAME_MAX_BYTES], err[200];
@@ -804,7 +779,7 @@ static bool chat_rate_ok(http_request *rq, game *g, viewer v) {
 /* POST .../chat {"text":..} (+ "name" from a spectator): a message to the
  * room of whoever sends it. A spectator is never identified further. */
 static void post_chat(http_request *rq, game *g, viewer v) {
-    cJSON *o = body_object(rq);
+    cJSON *o = http_body_object(rq);
     if (!o) return;
     talk_verdict why;
     char text[TALK_TEXT_MAX_BYTES], name[TALK_NAME_MAX_BYTES], err[200];
@@ -824,7 +799,7 @@ static void post_chat(http_request *rq, game *g, viewer v) {
         http_send_error(rq, 400, "bad_request", err);
         return;
     }
-    if (!chat_rate_ok(rq, g, v)) return;
+    if (!chat_rate_ok(rq, g, v) || !admin_allows(rq, ADMIN_DO_CHAT, g, v)) return;
     cJSON *message;
     games_status st = game_say(g, v, name, text, &message);
     if (st != GAMES_OK) {
@@ -853,6 +828,25 @@ static void cancel(http_request *rq, game *g) {
     else http_send_json(rq, 200, "{\"cancelled\":true}", 18);
 }
 
+/* DELETE .../talk: after the end, a seat erases its own name and messages. */
+static void erase_own_talk(http_request *rq, game *g) {
+    int color = seat_of(rq, g);
+    if (!color) return;
+    int erased = 0;
+    games_status st = game_erase_talk(g, color, &erased);
+    if (st == GAMES_NOT_OVER) {
+        http_send_error(rq, 409, "game_not_over", "A seat erases its talk after the game ends.");
+        return;
+    }
+    if (st != GAMES_OK) {
+        send_status(rq, st);
+        return;
+    }
+    char body[64];
+    int n = snprintf(body, sizeof body, "{\"erased\":{\"name\":true,\"messages\":%d}}", erased);
+    http_send_json(rq, 200, body, (size_t)n);
+}
+
 typedef void (*game_handler)(http_request *rq, game *g);
 
 typedef struct endpoint {
@@ -866,6 +860,7 @@ static const endpoint endpoints[] = {
     { "actions", act, "POST" },     { "events", read_events, "GET" }, { "notes", notes, "GET PUT" },
     { "rematch", rematch, "POST" }, { "sgf", record, "GET" },         { "name", rename_seat_name, "PUT" },
     { "chat", chat, "GET POST" },   { "cancel", cancel, "POST" },     { "aid", read_aid, "GET" },
+    { "talk", erase_own_talk, "DELETE" },
 };
 
 /* A handler and its game, run under an Idempotency-Key. */
@@ -884,6 +879,12 @@ static void run_create(http_request *rq, void *unused) {
     create_game(rq);
 }
 
+/* POST .../chat/{room}/{n}/report (admin.c), by whoever reads the room. */
+static void report_chat(http_request *rq, game *g, const char *rest) {
+    viewer v;
+    if (viewer_of(rq, g, &v)) admin_report(rq, g, v, rest);
+}
+
 /* /api/v1/games/{id}[/endpoint] */
 static void game_route(http_request *rq, const char *rest) {
     char id[24];
@@ -897,11 +898,12 @@ static void game_route(http_request *rq, const char *rest) {
         http_send_error(rq, 400, "bad_request", "This endpoint needs a WebSocket upgrade.");
         return;
     }
-    if (!ep || idlen == 0 || idlen >= sizeof id) {
+    bool report = !strncmp(name, "chat/", 5);
+    if ((!ep && !report) || idlen == 0 || idlen >= sizeof id) {
         http_send_error(rq, 404, "not_found", "No such endpoint.");
         return;
     }
-    if (!allow(rq, ep->methods)) return;
+    if (!allow(rq, report ? "POST" : ep->methods)) return;
     memcpy(id, rest, idlen);
     id[idlen] = '\0';
     game *g;
@@ -910,8 +912,9 @@ static void game_route(http_request *rq, const char *rest) {
         send_status(rq, st);
         return;
     }
-    keyed_call k = { ep->run, g };
-    if (ep->run == claim_seat || ep->run == join_seat || ep->run == rematch)
+    keyed_call k = { report ? NULL : ep->run, g };
+    if (report) report_chat(rq, g, name + 5);
+    else if (ep->run == claim_seat || ep->run == join_seat || ep->run == rematch)
         idempotency_run(rq, false, run_keyed_call, &k);
     else ep->run(rq, g);
     game_release(g);
@@ -931,8 +934,8 @@ static void test_clock(http_request *rq) {
         return;
     }
     if (!allow(rq, "POST")) return;
-    cJSON *o = body_object(rq);
-    if (!o || !fields_known(rq, o, known)) {
+    cJSON *o = http_body_object(rq);
+    if (!o || !http_body_fields_known(rq, o, known)) {
         cJSON_Delete(o);
         return;
     }
@@ -946,6 +949,7 @@ static void test_clock(http_request *rq) {
         return;
     }
     deadlines_wake(rq->srv->dl);
+    retention_wake(rq->srv->rt);
     cJSON *now = cJSON_CreateObject();
     if (!cJSON_AddNumberToObject(now, "now_ms", (double)games_now_ms(rq->srv->gm))) {
         cJSON_Delete(now);
@@ -967,6 +971,7 @@ void api_handle(http_request *rq) {
     else if (!strcmp(p, "lobby/ws"))
         http_send_error(rq, 400, "bad_request", "This endpoint needs a WebSocket upgrade.");
     else if (!strcmp(p, "test/clock")) test_clock(rq);
+    else if (!strncmp(p, "admin/", 6)) admin_handle(rq, p + 6);
     else if (!strncmp(p, "games/", 6)) game_route(rq, p + 6);
     else http_send_error(rq, 404, "not_found", "No such endpoint.");
 }

@@ -62,6 +62,12 @@ static const option_spec options[] = {
          "serve /metrics on this address of its own (e.g. 127.0.0.1:9100,\n"
          "                          [::1]:9100; port 0 picks one); the public port's /metrics\n"
          "                          then answers 404 (default: /metrics on the public port)"),
+    TEXT("admin-token-file", "PHANTOMGO_ADMIN_TOKEN_FILE", admin_token_file, "PATH",
+         "file holding the operator's token (32+ characters) for the admin API\n"
+         "                          and the /admin page; without it they answer 404"),
+    INT("chat-retention-days", "PHANTOMGO_CHAT_RETENTION_DAYS", chat_retention_days, 0, 36500, "N",
+        "names and chat of games that ended more than N days ago are erased\n"
+        "                          (the moves stay); 0 keeps them (default 90)"),
     BOOL("test-clock", "PHANTOMGO_TEST_CLOCK", test_clock,
          "FOR TESTS ONLY: POST /api/v1/test/clock moves the server's clock\n"
          "                          forward; refused unless --listen is a loopback address"),
@@ -81,6 +87,7 @@ static void set_defaults(server_config *cfg) {
     cfg->create_limit = 30;
     cfg->chat_limit = 5;
     cfg->abandon_after = 600;
+    cfg->chat_retention_days = 90;
 }
 
 static bool parse_bool(const char *s, bool *out) {

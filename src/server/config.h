@@ -28,6 +28,8 @@ typedef struct server_config {
     int abandon_after;          /* seconds before an untimed game may be claimed */
     bool test_clock;            /* TESTS ONLY: POST /api/v1/test/clock moves time */
     char metrics_listen[80];    /* "ADDR:PORT" of the private /metrics listener; "" = public port */
+    char admin_token_file[CONFIG_TEXT_MAX]; /* the operator's token; "" = no admin routes */
+    int chat_retention_days;    /* names and chat of games ended longer ago are erased; 0 = kept */
 } server_config;
 
 typedef enum { CONFIG_OK = 0, CONFIG_HELP, CONFIG_ERROR } config_status;

@@ -26,7 +26,7 @@ game_mode game_get_mode(const game *g) { return g->mode; }
 const game_settings *game_get_settings(const game *g) { return &g->settings; }
 const char *game_level(const game *g) { return g->mode == MODE_COMPUTER ? g->level : NULL; }
 const time_control *game_get_time_control(const game *g) { return &g->tc; }
-bool game_is_public(const game *g) { return g->is_public; }
+bool game_is_public(const game *g) { return atomic_load(&((game *)g)->is_public); }
 bool game_has_aid(const game *g) { return g->aid; }
 int game_computer_color(const game *g) { return g->computer_color; }
 bool game_is_over(const game *g) { return atomic_load(&g->over); }
@@ -247,6 +247,7 @@ static bool reload_log(game *g) {
     store_game old_row = g->row;
     g->row = fresh->row;
     fresh->row = old_row;
+    g->is_public = g->row.is_public; /* the operator may have hidden it */
     g->rematch_cancelled = fresh->rematch_cancelled;
     for (int c = 0; c < 3; c++) {
         seat_answer last = g->last[c];
@@ -273,7 +274,7 @@ static bool same_row_facts(const store_game *a, const store_game *b) {
     return !memcmp(a->seat_hash, b->seat_hash, sizeof a->seat_hash) &&
            !memcmp(a->invite_hash, b->invite_hash, sizeof a->invite_hash) && a->invite_color == b->invite_color &&
            !strcmp(a->rematch_id, b->rematch_id) && a->started_at_ms == b->started_at_ms &&
-           a->cancelled_at_ms == b->cancelled_at_ms;
+           a->cancelled_at_ms == b->cancelled_at_ms && a->is_public == b->is_public;
 }
 
 void game_refresh(game *g) {

@@ -59,6 +59,7 @@ typedef enum {
     GAMES_CANCELLED,   /* the game was cancelled: no claim, action or chat */
     GAMES_CHAT_CLOSED, /* a spectator's message where there is no spectators' room */
     GAMES_CHAT_FULL,   /* the room holds GAME_CHAT_ROOM_MAX messages */
+    GAMES_REMOVED_ALREADY, /* the message was removed before */
     GAMES_AID_OFF,         /* the deduction aid is off at this table */
     GAMES_AID_FOR_SEATS,   /* the aid before the end without a seat token */
     GAMES_AID_NOT_YOURS,   /* the other seat's aid before the end */
@@ -300,6 +301,26 @@ cJSON *game_names_json(game *g);
 games_status game_say(game *g, viewer author, const char *name, const char *text, cJSON **message);
 /* The highest message number of a room (0: none). */
 int game_chat_last(game *g, int room);
+
+/* ---- moderation (game_moderation.c) ------------------------------------- */
+
+/* A report of message n of `room` by viewer v, who must read that room
+ * now (else GAMES_NOT_FOUND, as for a message that does not exist: a
+ * report tells nothing about a room one cannot read). reason is checked
+ * text or "". Its author is never told. */
+games_status game_report(game *g, viewer v, int room, int n, const char *reason);
+/* The operator removes message n of `room`: a tombstone in the store, and
+ * every watcher told (game_chat_removed). GAMES_NOT_FOUND for no such
+ * message, GAMES_REMOVED_ALREADY when it is a tombstone already. */
+games_status game_remove_message(game *g, int room, int n);
+/* Erases talk after the end: seat 1 or 2 its own name and messages (a
+ * seat's right), 0 both names and every message (the retention sweep).
+ * GAMES_NOT_OVER while the game is in play (and not cancelled). *erased:
+ * how many messages became tombstones. */
+games_status game_erase_talk(game *g, int seat, int *erased);
+/* Message n of `room` is a tombstone now (removed here, or news of
+ * another server): the watchers are told, once. */
+void game_chat_removed(game *g, int room, int n);
 /* {"messages":[n > after, at most `limit`, the newest],"last":N} of a room,
  * read from the store (the caller decides who may read it); NULL when the
  * store cannot be read or out of memory. */
@@ -323,6 +344,10 @@ typedef struct games_watcher {
      * may read that room; a player's socket must not even wake up for the
      * spectators' room during the game. */
     void (*talk)(struct games_watcher *w, int room);
+    /* Called (same rules) when message n of `room` was removed (a
+     * tombstone now); NULL for a watcher that reads no chat. The watcher
+     * tells its viewer only if it had sent that message. */
+    void (*removed)(struct games_watcher *w, int room, int n);
     struct games_watcher *next, *prev;
 } games_watcher;
 

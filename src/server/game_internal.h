@@ -44,7 +44,9 @@ struct game {
     char level[16];
     int computer_color; /* 0 unless computer mode */
     time_control tc;
-    bool is_public;
+    /* Listed in the lobby; set before sharing, and cleared (under the
+     * game lock) when the operator hides the game; read anywhere. */
+    atomic_bool is_public;
     bool aid; /* the deduction aid is on at this table */
 
     /* Game lock. */
@@ -67,6 +69,10 @@ struct game {
     /* Watcher lock. */
     pthread_mutex_t watch_lock;
     games_watcher *watchers;
+    /* The last removals told to the watchers (watch_lock): news of one
+     * this server made itself comes back from the store, and is told once. */
+    int removals_told[16][2];
+    int removals_next;
 };
 
 /* game_clock.c (game lock held) */

@@ -128,7 +128,8 @@ void game_names_heard(game *g) {
 /* ---- chat ---------------------------------------------------------------- */
 
 static chat_entry entry_of(const store_chat_message *m) {
-    return (chat_entry){ m->room, m->n, m->author, m->name, m->text, m->at_ms };
+    return (chat_entry){ m->room, m->n, m->author, m->removed ? "" : m->name, m->removed ? "" : m->text,
+                         m->at_ms, m->removed };
 }
 
 /* Numbers and stores message m (game lock held). The number the copy

@@ -173,6 +173,12 @@ static void on_stored_chat(void *ctx, const char *id, int room, int n) {
     game_release(g);
 }
 
+static void on_stored_unchat(void *ctx, const char *id, int room, int n) {
+    game *g = held(ctx, id);
+    if (g) game_chat_removed(g, room, n);
+    game_release(g);
+}
+
 /* A public game created on any server is loaded here too, and reaches
  * this server's listeners as one created here would (the lobby lists
  * it); one created here is in the table already. */
@@ -257,8 +263,14 @@ int games_open(games **out, store *st, char *err, size_t errlen) {
     gm->last_sweep_ms = now_monotonic_ms();
     pthread_mutex_init(&gm->lock, NULL);
     pthread_rwlock_init(&gm->env.listeners_lock, NULL);
-    store_news news = { on_stored_action, on_stored_row,     on_stored_names, on_stored_chat,
-                        on_created_public, on_news_lost, gm };
+    store_news news = { .action = on_stored_action,
+                        .row = on_stored_row,
+                        .names = on_stored_names,
+                        .chat = on_stored_chat,
+                        .unchat = on_stored_unchat,
+                        .created = on_created_public,
+                        .lost = on_news_lost,
+                        .ctx = gm };
     store_watch(st, &news);
     gm->rematch_parents.changed = on_game_changed;
     games_listen(gm, &gm->rematch_parents);

@@ -65,6 +65,10 @@ typedef struct hub_conn {
     /* The client's heartbeat ({"type":"ping"}) waits for its pong. */
     bool pong_due;
     int chat_sent[3];
+    /* Removed messages this socket had sent, to tell as chat_removed:
+     * (room, n) pairs, malloc'd, grown as needed. */
+    int (*removals)[2];
+    int n_removals, cap_removals;
     game_mode mode;
     bool writer_started;
     pthread_t writer;
@@ -279,6 +283,53 @@ static void on_game_talk(games_watcher *w, int room) {
     pthread_mutex_unlock(&hc->lock);
 }
 
+/* Message n of `room` was removed: due if this socket's viewer reads that
+ * room now, so every socket that had it hears (one that was about to get
+ * it hears too, and then gets its tombstone: nothing it could not read). */
+static void on_game_removed(games_watcher *w, int room, int n) {
+    hub_conn *hc = (hub_conn *)w;
+    pthread_mutex_lock(&hc->lock);
+    bool had = hc->hello_done && game_room_readable(hc->mode, hc->who, room, hc->sent_over);
+    if (had && hc->n_removals == hc->cap_removals) {
+        int cap = hc->cap_removals ? 2 * hc->cap_removals : 8;
+        int(*grown)[2] = realloc(hc->removals, (size_t)cap * sizeof *grown);
+        if (grown) {
+            hc->removals = grown;
+            hc->cap_removals = cap;
+        } else {
+            had = false;
+            fprintf(stderr, "phantomgo: hub: out of memory for a removal\n");
+        }
+    }
+    if (had) {
+        hc->removals[hc->n_removals][0] = room;
+        hc->removals[hc->n_removals++][1] = n;
+        hc->chat_due = true;
+        pthread_cond_signal(&hc->wake);
+    }
+    pthread_mutex_unlock(&hc->lock);
+}
+
+/* Sends {"type":"chat_removed","room":..,"n":..} for each removal due;
+ * false when a write failed. */
+static bool send_removals(hub_conn *hc) {
+    pthread_mutex_lock(&hc->lock);
+    int(*list)[2] = hc->removals;
+    int count = hc->n_removals;
+    hc->removals = NULL;
+    hc->n_removals = hc->cap_removals = 0;
+    pthread_mutex_unlock(&hc->lock);
+    bool ok = true;
+    for (int i = 0; ok && i < count; i++) {
+        char frame[96];
+        int len = snprintf(frame, sizeof frame, "{\"type\":\"chat_removed\",\"room\":\"%s\",\"n\":%d}",
+                           list[i][0] == GAME_ROOM_PLAYERS ? "players" : "spectators", list[i][1]);
+        ok = send_text(hc, frame, (size_t)len);
+    }
+    free(list);
+    return ok;
+}
+
 /* Waits until an update, chat or pong is due or the server restarts (true;
  * *update, *pong and *restart tell which) or the socket is closing
  * (false); closes a socket that sent no hello in time. */
@@ -404,6 +455,7 @@ static void *writer_main(void *arg) {
             pthread_mutex_unlock(&hc->lock);
         }
         if (ok && !hc->lobby && hc->hello_done) ok = send_chat(hc);
+        if (ok && !hc->lobby && hc->hello_done) ok = send_removals(hc);
         if (ok && pong) ok = send_text(hc, PONG, sizeof PONG - 1);
         if (!ok) {
             cut(hc);
@@ -443,6 +495,7 @@ static hub_conn *conn_new(hub *hb, struct mg_connection *conn, game *g, bool is_
     hc->watcher.notify = on_game_changed;
     if (g) {
         hc->watcher.talk = on_game_talk;
+        hc->watcher.removed = on_game_removed;
         hc->mode = game_get_mode(g);
     }
     pthread_mutex_init(&hc->lock, NULL);
@@ -639,6 +692,7 @@ static void conn_free(hub_conn *hc) {
     if (!hc->refused) atomic_fetch_sub(&hc->hb->open, 1);
     if (hc->counted) address_give(hc->hb, hc->client);
     game_release(hc->g);
+    free(hc->removals);
     pthread_mutex_destroy(&hc->lock);
     pthread_cond_destroy(&hc->wake);
     free(hc);

@@ -79,9 +79,9 @@ static bool put_entry(lobby *lb, size_t i, game *g, bool open, uint64_t names_ha
 /* The listener: adds, updates or removes public game g. */
 static void on_changed(game_listener *l, game *g) {
     lobby *lb = (lobby *)l;
-    if (!game_is_public(g)) return;
-    game_lobby_facts facts;
-    game_lobby_facts_of(g, &facts);
+    game_lobby_facts facts = { 0 };
+    /* A game the operator hid is public no more: dropped if listed. */
+    if (game_is_public(g)) game_lobby_facts_of(g, &facts);
     bool open = facts.free_color != 0;
     uint64_t names = names_hash_of(&facts);
     game *dropped = NULL;

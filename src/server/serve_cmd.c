@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "server/admin.h"
 #include "server/config.h"
 #include "server/deadlines.h"
 #include "server/games.h"
@@ -28,6 +29,7 @@
 #include "server/http.h"
 #include "server/hub.h"
 #include "server/lobby.h"
+#include "server/retention.h"
 #include "server/server.h"
 #include "util/now.h"
 
@@ -103,8 +105,11 @@ static bool open_parts(server_ctx *srv, char *err, size_t errlen) {
         snprintf(err, errlen, "cannot create the directory of %.300s: %s", c->db, strerror(errno));
         return false;
     }
+    if (!(srv->adm = admin_open(c, err, errlen))) return false;
     if (store_open(&srv->st, c->db, schema, err, errlen) != STORE_OK) return false;
     if (!open_games(srv, err, errlen)) return false;
+    srv->rt = retention_start(srv->gm, srv->st, c->chat_retention_days, err, errlen);
+    if (c->chat_retention_days > 0 && !srv->rt) return false;
     srv->hb = hub_new(srv);
     srv->api_limit = ratelimit_new(c->rate_limit, 5.0 * c->rate_limit);
     srv->create_limit = ratelimit_new(c->create_limit / 60.0, c->create_limit);
@@ -121,6 +126,7 @@ static void close_parts(server_ctx *srv) {
     http_stop(srv);         /* no request or socket after this */
     computer_stop(srv->cq); /* waits for moves being thought */
     deadlines_stop(srv->dl);
+    retention_stop(srv->rt);
     lobby_close(srv->lb);
     games_close(srv->gm);
     store_close(srv->st); /* pending commits are flushed */
@@ -129,6 +135,7 @@ static void close_parts(server_ctx *srv) {
     ratelimit_free(srv->create_limit);
     ratelimit_free(srv->chat_speaker);
     ratelimit_free(srv->chat_address);
+    admin_free(srv->adm);
 }
 
 /* SIGINT and SIGTERM are blocked in every thread (they inherit the mask)

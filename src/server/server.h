@@ -20,6 +20,8 @@ typedef struct deadlines deadlines;
 typedef struct computer computer;
 typedef struct lobby lobby;
 typedef struct hub hub;
+typedef struct admin admin;
+typedef struct retention retention;
 
 typedef struct server_ctx {
     server_config cfg;
@@ -29,6 +31,8 @@ typedef struct server_ctx {
     computer *cq;
     lobby *lb;
     hub *hb;
+    admin *adm;                /* the operator's token and routes (admin.h) */
+    retention *rt;             /* the chat retention sweep (retention.h) */
     ratelimit *api_limit;      /* every /api/ request and WebSocket */
     ratelimit *create_limit;   /* game creation */
     ratelimit *chat_speaker;   /* chat messages of one seat (key "id/colour") or one spectator address */

@@ -15,6 +15,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "server/admin.h"
+
 enum { NAME_MAX_LEN = 512, INLINE_MAX = 256 * 1024, CHUNK = 64 * 1024 };
 
 typedef struct content_type {
@@ -199,8 +201,10 @@ static bool game_id_like(const char *s) {
 void static_handle(http_request *rq) {
     const server_ctx *srv = rq->srv;
     const char *p = rq->path;
+    /* /admin exists only when the operator has a token (admin.h). */
+    bool admin_page = !strcmp(p, "/admin") && admin_enabled(srv->adm);
     bool page = !strcmp(p, "/") || !strcmp(p, "/rules") || !strcmp(p, "/lobby") || !strcmp(p, "/my-games") ||
-                (!strncmp(p, "/g/", 3) && game_id_like(p + 3));
+                admin_page || (!strncmp(p, "/g/", 3) && game_id_like(p + 3));
     bool file = !strncmp(p, "/web/", 5) || !strncmp(p, "/static/", 8) || !strcmp(p, "/favicon.ico");
     rq->route = page ? ROUTE_PAGE : file ? ROUTE_STATIC : ROUTE_OTHER;
     if (!page && !file) {
@@ -215,6 +219,7 @@ void static_handle(http_request *rq) {
     else if (!strcmp(p, "/rules")) send_file(rq, srv->web_dir, "rules.html", "no-cache");
     else if (!strcmp(p, "/lobby")) send_file(rq, srv->web_dir, "lobby.html", "no-cache");
     else if (!strcmp(p, "/my-games")) send_file(rq, srv->web_dir, "my-games.html", "no-cache");
+    else if (admin_page) send_file(rq, srv->web_dir, "admin.html", "no-cache");
     else if (page) send_file(rq, srv->web_dir, "game.html", "no-cache");
     else if (!strncmp(p, "/web/", 5)) send_file(rq, srv->web_dir, p + 5, "no-cache");
     else if (!strcmp(p, "/favicon.ico"))

@@ -9,6 +9,7 @@
  *
  * The file is created 0600 before SQLite opens it (SQLite gives the -wal and
  * -shm files the same mode): it holds hidden stones of games in progress. */
+#include "store/store_admin.h"
 #include "store/store_internal.h"
 #include "store/store_pg.h"
 
@@ -20,7 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define STORE_SCHEMA_VERSION 4
+#define STORE_SCHEMA_VERSION 5
 #define STORE_BUSY_TIMEOUT_MS 5000
 #define STORE_SCHEMA_MAX_BYTES (1 << 20)
 
@@ -65,6 +66,50 @@ static const char *const upgrades[] = {
     "  answer BLOB CHECK (answer IS NULL OR length(answer) BETWEEN 1 AND 70000),"
     "  seed BLOB CHECK (seed IS NULL OR length(seed) BETWEEN 1 AND 1024)) STRICT, WITHOUT ROWID;"
     "CREATE INDEX idempotency_age ON idempotency (created_at_ms);",
+    /* 4 -> 5: tombstones of removed messages (the chat table rebuilt, as
+     * SQLite changes a CHECK), reports, mutes and bans, the admin log. */
+    "CREATE TABLE chat_v5 ("
+    "  game_id TEXT NOT NULL REFERENCES games (id),"
+    "  room INTEGER NOT NULL CHECK (room IN (1, 2)),"
+    "  n INTEGER NOT NULL CHECK (n >= 1),"
+    "  author INTEGER NOT NULL CHECK (author IN (0, 1, 2) AND (author = 0) = (room = 2)),"
+    "  name TEXT NOT NULL DEFAULT '' CHECK (length(name) <= 32),"
+    "  text TEXT NOT NULL CHECK (length(text) <= 300"
+    "    AND (length(text) >= 1 OR removed_at_ms IS NOT NULL)),"
+    "  at_ms INTEGER NOT NULL,"
+    "  removed_at_ms INTEGER,"
+    "  PRIMARY KEY (game_id, room, n)) STRICT, WITHOUT ROWID;"
+    "INSERT INTO chat_v5 (game_id, room, n, author, name, text, at_ms)"
+    "  SELECT game_id, room, n, author, name, text, at_ms FROM chat;"
+    "DROP TABLE chat;"
+    "ALTER TABLE chat_v5 RENAME TO chat;"
+    "CREATE TABLE reports ("
+    "  id INTEGER PRIMARY KEY,"
+    "  game_id TEXT NOT NULL REFERENCES games (id),"
+    "  room INTEGER NOT NULL CHECK (room IN (1, 2)),"
+    "  n INTEGER NOT NULL CHECK (n >= 1),"
+    "  reporter TEXT NOT NULL CHECK (reporter IN ('black', 'white', 'spectator')),"
+    "  reason TEXT NOT NULL DEFAULT '' CHECK (length(reason) <= 300),"
+    "  at_ms INTEGER NOT NULL,"
+    "  closed_at_ms INTEGER) STRICT;"
+    "CREATE INDEX reports_open ON reports (at_ms) WHERE closed_at_ms IS NULL;"
+    "CREATE TABLE sanctions ("
+    "  id INTEGER PRIMARY KEY,"
+    "  kind TEXT NOT NULL CHECK (kind IN ('mute', 'ban')),"
+    "  game_id TEXT,"
+    "  seat INTEGER CHECK (seat IN (1, 2)),"
+    "  network TEXT CHECK (length(network) <= 64),"
+    "  what INTEGER NOT NULL CHECK (what BETWEEN 1 AND 7),"
+    "  at_ms INTEGER NOT NULL,"
+    "  until_ms INTEGER NOT NULL,"
+    "  CHECK ((game_id IS NULL) = (seat IS NULL) AND (game_id IS NULL) <> (network IS NULL))) STRICT;"
+    "CREATE INDEX sanctions_until ON sanctions (until_ms);"
+    "CREATE TABLE admin_log ("
+    "  id INTEGER PRIMARY KEY,"
+    "  at_ms INTEGER NOT NULL,"
+    "  action TEXT NOT NULL CHECK (length(action) <= 32),"
+    "  target TEXT NOT NULL CHECK (length(target) <= 128),"
+    "  detail TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(detail))) STRICT;",
     NULL
 };
 _Static_assert(sizeof upgrades / sizeof upgrades[0] == STORE_SCHEMA_VERSION,
@@ -318,6 +363,7 @@ static store *store_new(const char *db_path) {
     pthread_cond_init(&st->queue_nonempty, NULL);
     pthread_mutex_init(&st->reader_lock, NULL);
     pthread_cond_init(&st->reader_free, NULL);
+    pthread_mutex_init(&st->admin_lock, NULL);
     return st;
 }
 
@@ -378,6 +424,7 @@ int store_open(store **out, const char *db_path, const char *schema_path, char *
 void store_close(store *st) {
     if (!st) return;
     store_writer_stop(st);
+    store_admin_close(st);
     pg_store_close(st->pg);
     for (int i = 0; i < STORE_READERS; i++) {
         store_finalize_all(st->readers[i].stmt, RS_COUNT);
@@ -390,6 +437,7 @@ void store_close(store *st) {
     sqlite3_close(st->wdb);
     pthread_cond_destroy(&st->reader_free);
     pthread_mutex_destroy(&st->reader_lock);
+    pthread_mutex_destroy(&st->admin_lock);
     pthread_cond_destroy(&st->queue_nonempty);
     pthread_mutex_destroy(&st->queue_lock);
     free(st->path);

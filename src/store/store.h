@@ -167,6 +167,8 @@ typedef struct {
     void (*row)(void *ctx, const char *game_id);
     void (*names)(void *ctx, const char *game_id);
     void (*chat)(void *ctx, const char *game_id, int room, int n);
+    /* unchat: message n of `room` of game_id became a tombstone (store_admin.h) */
+    void (*unchat)(void *ctx, const char *game_id, int room, int n);
     void (*created)(void *ctx, const char *game_id);
     void (*lost)(void *ctx);
     void *ctx;

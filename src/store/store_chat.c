@@ -32,7 +32,7 @@ const char *const store_chat_read_sql[CR_COUNT] = {
     [CR_NAMES] = "SELECT n.color, n.name FROM games g LEFT JOIN seat_names n ON n.game_id = g.id"
                  " WHERE g.id = ?1",
     [CR_COUNT_ROOM] = "SELECT coalesce(max(n), 0) FROM chat WHERE game_id = ?1 AND room = ?2",
-    [CR_READ_ROOM] = "SELECT n, author, name, text, at_ms FROM chat"
+    [CR_READ_ROOM] = "SELECT n, author, name, text, at_ms, removed_at_ms IS NOT NULL FROM chat"
                      " WHERE game_id = ?1 AND room = ?2 AND n > ?3 ORDER BY n LIMIT ?4",
 };
 
@@ -135,6 +135,7 @@ static void read_message(sqlite3_stmt *s, int room, store_chat_message *m) {
     copy_column(m->name, sizeof m->name, s, 2);
     copy_column(m->text, sizeof m->text, s, 3);
     m->at_ms = sqlite3_column_int64(s, 4);
+    m->removed = sqlite3_column_int(s, 5) != 0;
 }
 
 int store_read_chat(store *st, const char *game_id, int room, int after_n, int limit,

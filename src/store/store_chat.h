@@ -33,6 +33,7 @@ typedef struct {
     char name[STORE_NAME_BYTES]; /* the author's name then; "" for none */
     char text[STORE_TEXT_BYTES];
     int64_t at_ms; /* server clock when accepted */
+    bool removed;  /* a tombstone: name and text "" (store_admin.h) */
 } store_chat_message;
 
 /* store_put_name:    sets seat `color`'s name; NULL or "" removes it.

@@ -166,6 +166,11 @@ struct store {
     int free_count;
     pthread_mutex_t reader_lock;
     pthread_cond_t reader_free;
+
+    /* The operator's connection (store_admin.c), opened on first use;
+     * admin_lock serializes its users. */
+    struct admin_link *admin;
+    pthread_mutex_t admin_lock;
 };
 
 /* SQLite result code -> STORE_*: disk full, read-only, I/O errors, cannot

@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PG_SCHEMA_VERSION 3
+#define PG_SCHEMA_VERSION 4
 /* Any constant shared by every phantomgo server: the lock that serializes
  * schema creation. */
 #define PG_SCHEMA_LOCK_KEY 0x70676f31
@@ -76,6 +76,57 @@ static const char *const upgrades[] = {
     "  answer bytea CHECK (answer IS NULL OR length(answer) BETWEEN 1 AND 70000),"
     "  seed bytea CHECK (seed IS NULL OR length(seed) BETWEEN 1 AND 1024));"
     "CREATE INDEX idempotency_age ON idempotency (created_at_ms);",
+    /* 3 -> 4: tombstones of removed messages (and their news), reports,
+     * mutes and bans, the admin log. */
+    "ALTER TABLE chat DROP CONSTRAINT chat_text_check;"
+    "ALTER TABLE chat ADD COLUMN removed_at_ms bigint;"
+    "ALTER TABLE chat ADD CONSTRAINT chat_text_check CHECK (char_length(text) <= 300"
+    "  AND (char_length(text) >= 1 OR removed_at_ms IS NOT NULL));"
+    "CREATE OR REPLACE FUNCTION phantomgo_notify_game() RETURNS trigger LANGUAGE plpgsql AS $$"
+    " BEGIN"
+    "  IF TG_TABLE_NAME = 'chat' AND TG_OP = 'UPDATE' THEN"
+    "   PERFORM pg_notify('phantomgo_games', 'unchat ' || NEW.game_id || ' ' || NEW.room || ' ' || NEW.n);"
+    "  ELSIF TG_TABLE_NAME = 'chat' THEN"
+    "   PERFORM pg_notify('phantomgo_games', 'chat ' || NEW.game_id || ' ' || NEW.room || ' ' || NEW.n);"
+    "  ELSIF TG_TABLE_NAME = 'seat_names' THEN"
+    "   PERFORM pg_notify('phantomgo_games', 'names ' || coalesce(NEW.game_id, OLD.game_id));"
+    "  ELSIF TG_OP = 'INSERT' THEN"
+    "   PERFORM pg_notify('phantomgo_games', 'public ' || NEW.id);"
+    "  ELSE"
+    "   PERFORM pg_notify('phantomgo_games', 'row ' || NEW.id);"
+    "  END IF;"
+    "  RETURN NULL;"
+    " END $$;"
+    "CREATE TRIGGER chat_removed_notify AFTER UPDATE ON chat"
+    "  FOR EACH ROW WHEN (OLD.removed_at_ms IS NULL AND NEW.removed_at_ms IS NOT NULL)"
+    "  EXECUTE FUNCTION phantomgo_notify_game();"
+    "CREATE TABLE reports ("
+    "  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,"
+    "  game_id text NOT NULL REFERENCES games (id),"
+    "  room integer NOT NULL CHECK (room IN (1, 2)),"
+    "  n integer NOT NULL CHECK (n >= 1),"
+    "  reporter text NOT NULL CHECK (reporter IN ('black', 'white', 'spectator')),"
+    "  reason text NOT NULL DEFAULT '' CHECK (char_length(reason) <= 300),"
+    "  at_ms bigint NOT NULL,"
+    "  closed_at_ms bigint);"
+    "CREATE INDEX reports_open ON reports (at_ms) WHERE closed_at_ms IS NULL;"
+    "CREATE TABLE sanctions ("
+    "  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,"
+    "  kind text NOT NULL CHECK (kind IN ('mute', 'ban')),"
+    "  game_id text,"
+    "  seat integer CHECK (seat IN (1, 2)),"
+    "  network text CHECK (char_length(network) <= 64),"
+    "  what integer NOT NULL CHECK (what BETWEEN 1 AND 7),"
+    "  at_ms bigint NOT NULL,"
+    "  until_ms bigint NOT NULL,"
+    "  CHECK ((game_id IS NULL) = (seat IS NULL) AND (game_id IS NULL) <> (network IS NULL)));"
+    "CREATE INDEX sanctions_until ON sanctions (until_ms);"
+    "CREATE TABLE admin_log ("
+    "  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,"
+    "  at_ms bigint NOT NULL,"
+    "  action text NOT NULL CHECK (char_length(action) <= 32),"
+    "  target text NOT NULL CHECK (char_length(target) <= 128),"
+    "  detail text NOT NULL DEFAULT '{}');",
     NULL
 };
 _Static_assert(sizeof upgrades / sizeof upgrades[0] == PG_SCHEMA_VERSION,

@@ -6,6 +6,7 @@
  *   phantomgo_games    "row ID"          -> row
  *                      "names ID"        -> names
  *                      "chat ID ROOM N"  -> chat
+ *                      "unchat ID ROOM N" -> unchat (a tombstone)
  *                      "public ID"       -> created
  * Anything else on them (a newer server's news) is ignored.
  *
@@ -45,6 +46,8 @@ static void deliver_game_news(const store_news *news, const char *payload) {
     else if (!strcmp(kind, "public") && news->created) news->created(news->ctx, id);
     else if (!strcmp(kind, "chat") && news->chat && sscanf(payload, "%*s %*s %d %d", &room, &n) == 2)
         news->chat(news->ctx, id, room, n);
+    else if (!strcmp(kind, "unchat") && news->unchat && sscanf(payload, "%*s %*s %d %d", &room, &n) == 2)
+        news->unchat(news->ctx, id, room, n);
 }
 
 static void deliver(pg_store *pg, PGconn *conn) {

@@ -53,7 +53,7 @@ static const char *const read_sql[PR_COUNT] = {
     [PR_NAMES] = "SELECT n.color, n.name FROM games g LEFT JOIN seat_names n ON n.game_id = g.id"
                  " WHERE g.id = $1",
     [PR_CHAT_COUNT] = "SELECT coalesce(max(n), 0) FROM chat WHERE game_id = $1 AND room = $2::integer",
-    [PR_CHAT_READ] = "SELECT n, author, name, text, at_ms FROM chat"
+    [PR_CHAT_READ] = "SELECT n, author, name, text, at_ms, (removed_at_ms IS NOT NULL)::integer FROM chat"
                      " WHERE game_id = $1 AND room = $2::integer AND n > $3::integer ORDER BY n"
                      " LIMIT $4::integer",
     [PR_IDEM_GET] = "SELECT created_at_ms, answer, seed FROM idempotency WHERE id = $1",
@@ -356,6 +356,7 @@ static void fill_message(const PGresult *res, int row, int room, store_chat_mess
     copy_text(m->name, sizeof m->name, res, row, 2);
     copy_text(m->text, sizeof m->text, res, row, 3);
     m->at_ms = get_int(res, row, 4);
+    m->removed = get_int(res, row, 5) != 0;
 }
 
 static int read_chat(PGconn *conn, void *ctx, bool *broken) {

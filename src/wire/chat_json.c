@@ -35,7 +35,8 @@ cJSON *chat_json_message(const chat_entry *m) {
         chat_room_name(m->room) && cJSON_AddStringToObject(o, "room", chat_room_name(m->room)) &&
         cJSON_AddNumberToObject(o, "n", m->n) && cJSON_AddStringToObject(o, "from", author_name(m->author)) &&
         add_text_or_null(o, "name", m->name) && cJSON_AddStringToObject(o, "text", m->text ? m->text : "") &&
-        cJSON_AddNumberToObject(o, "at_ms", (double)m->at_ms);
+        cJSON_AddNumberToObject(o, "at_ms", (double)m->at_ms) &&
+        (!m->removed || cJSON_AddTrueToObject(o, "removed"));
     if (!ok) {
         cJSON_Delete(o);
         return NULL;
@@ -155,6 +156,18 @@ chat_json_status chat_json_parse_post(const cJSON *body, char *text_out, char *n
                                   errlen);
     if (st != CHAT_JSON_OK) text_out[0] = '\0';
     return st;
+}
+
+chat_json_status chat_json_parse_report(const cJSON *body, char *reason_out, talk_verdict *why, char *err,
+                                        size_t errlen) {
+    static const char *const fields[] = { "reason" };
+    reason_out[0] = '\0';
+    if (!body) return CHAT_JSON_OK;
+    if (!cJSON_IsObject(body)) return bad_request(err, errlen, "the body must be a JSON object");
+    if (!only_fields(body, fields, 1, err, errlen)) return CHAT_JSON_BAD_REQUEST;
+    const cJSON *reason = cJSON_GetObjectItemCaseSensitive(body, "reason");
+    if (!reason || cJSON_IsNull(reason)) return CHAT_JSON_OK;
+    return parse_text(reason, TALK_MESSAGE, "reason", reason_out, why, err, errlen);
 }
 
 chat_json_status chat_json_parse_rename(const cJSON *body, char *name_out, talk_verdict *why, char *err,

@@ -30,6 +30,7 @@ typedef struct {
     const char *name; /* the author's display name then; NULL or "" for none */
     const char *text;
     int64_t at_ms;
+    bool removed; /* removed by the operator or erased: no name, no text */
 } chat_entry;
 
 /* "players" / "spectators" / NULL, and back (0 for an unknown word). */
@@ -37,7 +38,9 @@ const char *chat_room_name(int room);
 int chat_room_of(const char *word);
 
 /* {"room":"players","n":3,"from":"black","name":"Alice","text":"gg","at_ms":...}
- * ("name": null when the author has none). NULL only when out of memory. */
+ * ("name": null when the author has none); a removed message is
+ * {"room","n","from","name":null,"text":"","at_ms","removed":true}. NULL
+ * only when out of memory. */
 cJSON *chat_json_message(const chat_entry *m);
 
 /* {"messages":[...],"last":N}: a room's messages (oldest first) and the
@@ -70,6 +73,10 @@ chat_json_status chat_json_parse_post(const cJSON *body, char *text_out, char *n
                                       char *err, size_t errlen);
 
 /* A rename, {"name": "..."} or {"name": null} to go back to no name. */
+/* A report's body: NULL (no body) or {"reason": "..."} with the reason
+ * absent, null or checked as a message's text (reason_out "" for none). */
+chat_json_status chat_json_parse_report(const cJSON *body, char *reason_out, talk_verdict *why, char *err,
+                                        size_t errlen);
 chat_json_status chat_json_parse_rename(const cJSON *body, char *name_out, talk_verdict *why, char *err,
                                         size_t errlen);
 

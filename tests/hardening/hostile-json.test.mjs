@@ -39,6 +39,7 @@ function routes() {
     ['PUT', `${g}/name`, game.tokens.black],
     ['POST', `${g}/actions`, game.tokens.black],
     ['PUT', `${g}/notes`, game.tokens.black],
+    ['POST', `${g}/chat/2/1/report`, null],         // a report, by a spectator
     ['POST', `${g}/rematch`, game.tokens.black],
   ];
 }

@@ -17,20 +17,23 @@ static void printed_is(cJSON *o, const char *expect) {
 }
 
 TEST(chat_json_message_and_room) {
-    chat_entry m = { CHAT_ROOM_PLAYERS, 3, 1, "Alice", "gg <b>wp</b> \"!\"", 1767225600000 };
+    chat_entry m = { CHAT_ROOM_PLAYERS, 3, 1, "Alice", "gg <b>wp</b> \"!\"", 1767225600000, false };
     printed_is(chat_json_message(&m), "{\"room\":\"players\",\"n\":3,\"from\":\"black\",\"name\":\"Alice\","
                                       "\"text\":\"gg <b>wp</b> \\\"!\\\"\",\"at_ms\":1767225600000}");
-    chat_entry s = { CHAT_ROOM_SPECTATORS, 1, 0, NULL, "D4?", 1767225600001 };
+    chat_entry gone = { CHAT_ROOM_PLAYERS, 2, 2, "", "", 1767225600000, true };
+    printed_is(chat_json_message(&gone), "{\"room\":\"players\",\"n\":2,\"from\":\"white\",\"name\":null,"
+                                         "\"text\":\"\",\"at_ms\":1767225600000,\"removed\":true}");
+    chat_entry s = { CHAT_ROOM_SPECTATORS, 1, 0, NULL, "D4?", 1767225600001, false };
     printed_is(chat_json_message(&s), "{\"room\":\"spectators\",\"n\":1,\"from\":\"spectator\",\"name\":null,"
                                       "\"text\":\"D4?\",\"at_ms\":1767225600001}");
-    chat_entry list[2] = { m, { CHAT_ROOM_PLAYERS, 4, 2, "", "ty", 5 } };
+    chat_entry list[2] = { m, { CHAT_ROOM_PLAYERS, 4, 2, "", "ty", 5, false } };
     printed_is(chat_json_room(list, 2, 4),
                "{\"messages\":[{\"room\":\"players\",\"n\":3,\"from\":\"black\",\"name\":\"Alice\","
                "\"text\":\"gg <b>wp</b> \\\"!\\\"\",\"at_ms\":1767225600000},"
                "{\"room\":\"players\",\"n\":4,\"from\":\"white\",\"name\":null,\"text\":\"ty\",\"at_ms\":5}],"
                "\"last\":4}");
     printed_is(chat_json_room(NULL, 0, 0), "{\"messages\":[],\"last\":0}");
-    chat_entry bad = { 7, 1, 1, NULL, "x", 0 };
+    chat_entry bad = { 7, 1, 1, NULL, "x", 0, false };
     CHECK(chat_json_message(&bad) == NULL);
 }
 
@@ -38,7 +41,7 @@ TEST(chat_json_names_and_frames) {
     printed_is(chat_json_names("Иван", NULL), "{\"black\":\"Иван\",\"white\":null}");
     printed_is(chat_json_names("", "이세돌"), "{\"black\":null,\"white\":\"이세돌\"}");
     size_t len = 0;
-    chat_entry m = { CHAT_ROOM_SPECTATORS, 2, 0, "kib", "hi", 9 };
+    chat_entry m = { CHAT_ROOM_SPECTATORS, 2, 0, "kib", "hi", 9, false };
     char *frame = chat_json_message_frame(&m, &len);
     CHECK_EQ_STR(frame, "{\"type\":\"chat\",\"message\":{\"room\":\"spectators\",\"n\":2,"
                         "\"from\":\"spectator\",\"name\":\"kib\",\"text\":\"hi\",\"at_ms\":9}}");

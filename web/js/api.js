@@ -101,6 +101,9 @@ async function once(path, options, attempts = 4) {
 
 export const api = {
   health: () => request('GET', '/api/health'),
+  // The operator's routes (docs/API.md, "Admin"): route is what follows
+  // /api/v1/admin/, e.g. 'reports' or 'games/ID/hide'.
+  admin: (method, route, token, body = undefined) => request(method, `/api/v1/admin/${route}`, { token, body }),
   createGame: (body) => once('/api/v1/games', { body }),
   claim: (id, invite, name) => once(`${gamePath(id)}/claim`, { body: name ? { invite, name } : { invite } }),
   join: (id, name) => once(`${gamePath(id)}/join`, { body: name ? { name } : {} }),
@@ -122,6 +125,8 @@ export const api = {
   chat: (id, token, after) => request('GET', `${gamePath(id)}/chat?players=${after.players}&spectators=${after.spectators}`, { token }),
   say: (id, token, body) => request('POST', `${gamePath(id)}/chat`, { token, body }),
   rename: (id, token, name) => request('PUT', `${gamePath(id)}/name`, { token, body: { name } }),
+  report: (id, token, room, n) => request('POST', `${gamePath(id)}/chat/${room}/${n}/report`, { token }),
+  eraseTalk: (id, token) => request('DELETE', `${gamePath(id)}/talk`, { token }),
   cancel: (id, token) => request('POST', `${gamePath(id)}/cancel`, { token, body: {} }),
 
   // Sends one action, retrying the identical request until it gets an answer

@@ -16,6 +16,7 @@
 import { t, onLanguageChange } from './i18n.js';
 import { api } from './api.js';
 import { errorMessage } from './page.js';
+import { confirmAction } from './dialog.js';
 import { getPref, setPref } from './storage.js';
 import {
   MESSAGE_MAX, NAME_MAX, textProblem, problemText, rememberedName, rememberName, seatName,
@@ -88,9 +89,19 @@ export class TablePanel {
   }
 
   // A WebSocket message that is not a game update: a chat message of a
-  // room this viewer reads.
+  // room this viewer reads, or the removal of one (the operator's, or its
+  // author's after the end), which hides it at once.
   onFrame(message) {
     if (message.type === 'chat' && message.message) this.addMessages([message.message], true);
+    if (message.type === 'chat_removed') this.removeMessage(message.room, message.n);
+  }
+
+  removeMessage(roomName, n) {
+    const room = this.state.rooms[roomName];
+    const message = room?.messages.find((m) => m.n === n);
+    if (!message || message.removed) return;
+    Object.assign(message, { removed: true, text: '', name: null });
+    this.render();
   }
 
   // The live feed is up (or gave up on its socket for now): do the read
@@ -167,7 +178,7 @@ export class TablePanel {
       changed = true;
       const seen = this.root.open && this.state.current === message.room;
       const muted = message.room === 'spectators' && this.isPlayer() && this.state.muteSpectators;
-      if (live && !seen && !muted) room.unread += 1;
+      if (live && !seen && !muted && !message.removed) room.unread += 1;
     }
     if (changed) this.render();
   }
@@ -203,6 +214,32 @@ export class TablePanel {
     if (error.code === 'bad_text' && error.reason) return problemText(error.reason, kind);
     if (error.code === 'rate_limited' && error.retryAfter) return `${errorMessage(error)} (${error.retryAfter} s)`;
     return errorMessage(error);
+  }
+
+  // Reports a message to the operator (its author is never told).
+  async report(message) {
+    if (!(await confirmAction(t('talk.reportConfirm'), t('talk.report')))) return;
+    try {
+      await api.report(this.gameId, this.seat()?.token ?? null, message.room, message.n);
+      this.state.moderationNote = t('talk.reported');
+    } catch (error) {
+      this.state.moderationNote = errorMessage(error);
+    }
+    this.render();
+  }
+
+  // After the end, a seat erases its own name and messages (for good).
+  async eraseOwnTalk() {
+    const token = this.seat()?.token;
+    if (!token || !(await confirmAction(t('talk.eraseConfirm'), t('talk.erase')))) return;
+    try {
+      await api.eraseTalk(this.gameId, token);
+      this.state.moderationNote = t('talk.erased');
+      this.state.erased = true;
+    } catch (error) {
+      this.state.moderationNote = errorMessage(error);
+    }
+    this.render();
   }
 
   async saveName() {
@@ -267,12 +304,15 @@ export class TablePanel {
     this.left = element('span', { className: 'hint talk-left', 'aria-live': 'polite' });
     this.problem = element('p', { className: 'talk-problem error', role: 'alert' });
     this.form = element('form', { className: 'talk-form' }, [this.input, this.sendButton, this.left]);
+    this.moderation = element('p', { className: 'hint talk-moderation', role: 'status' });
+    this.eraseButton = element('button', { type: 'button', className: 'talk-erase' });
+    this.eraseButton.addEventListener('click', () => this.eraseOwnTalk());
     this.optionBox = element('input', { type: 'checkbox', className: 'talk-option' });
     this.optionText = element('span');
     this.option = element('label', { className: 'choice talk-option-row' }, [this.optionBox, this.optionText]);
     r.classList.add('talk');
     r.append(this.summary, this.versus, this.watching, this.nameRow, this.tabs, this.note, this.log, this.empty,
-      this.cannedRow, this.form, this.problem, this.option);
+      this.cannedRow, this.form, this.problem, this.moderation, this.option, this.eraseButton);
     r.open = matchMedia(WIDE).matches;
 
     const inputId = `talk-input-${this.gameId}`;
@@ -330,6 +370,10 @@ export class TablePanel {
     this.renderLog();
     this.renderForm();
     this.renderOption();
+    this.moderation.textContent = this.state.moderationNote ?? '';
+    this.moderation.hidden = !this.moderation.textContent;
+    this.eraseButton.textContent = t('talk.erase');
+    this.eraseButton.hidden = !(this.isPlayer() && view.over && !this.hotseat && !this.state.erased);
     const unread = ROOMS.reduce((sum, room) => sum + this.state.rooms[room].unread, 0);
     this.unread.textContent = unread ? t('talk.unread', { count: unread }) : '';
   }
@@ -384,7 +428,7 @@ export class TablePanel {
     const view = this.state.view;
     const room = this.state.rooms[this.state.current];
     const visible = this.readableRooms().includes(this.state.current);
-    const messages = visible ? room.messages : [];
+    const messages = visible ? room.messages.filter((m) => !m.removed) : [];
     if (visible && this.root.open) room.unread = 0;
     this.note.textContent = this.noteText();
     this.note.hidden = this.note.textContent === '';
@@ -406,7 +450,16 @@ export class TablePanel {
     author.textContent = who;
     const text = element('span', { className: 'talk-text' });
     text.textContent = message.text;
-    return element('li', { className: 'talk-message', dataset: { from: message.from, room: message.room } }, [author, ' ', stamp, ' ', text]);
+    const parts = [author, ' ', stamp, ' ', text];
+    // Anyone who reads a message may report it; a seat not its own (a
+    // spectator's own cannot be told apart: spectators are anonymous).
+    if (!this.hotseat && !(this.isPlayer() && message.from === view?.viewer)) {
+      const report = element('button', { type: 'button', className: 'talk-report link', textContent: t('talk.report') });
+      report.setAttribute('aria-label', t('talk.reportLabel', { who }));
+      report.addEventListener('click', () => this.report(message));
+      parts.push(' ', report);
+    }
+    return element('li', { className: 'talk-message', dataset: { from: message.from, room: message.room, n: message.n } }, parts);
   }
 
   renderForm() {
