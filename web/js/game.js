@@ -25,7 +25,7 @@ import { GameClocks } from './clock.js';
 import { Curtain } from './hotseat-curtain.js';
 import { Rematch, offeredRematch, withdrawRematch, cancelledRematchWording } from './rematch.js';
 import { confirmAction, dialogOpen } from './dialog.js';
-import { newsOf, recentlyCaptured } from './news.js';
+import { newsOf, recentCaptures } from './news.js';
 import {
   turnBanner, roleTitle, renderStats, renderTableInfo, resultText, renderScore, boardSummary, pointDescription,
 } from './game-panels.js';
@@ -140,7 +140,8 @@ function boardModel(view) {
     ghosts: notes.list(),
     ghostColor: isPlayer(view) ? opponentOf(view.viewer) : 'white',
     preview: pendingVertex ?? sendingVertex,
-    captured: recentlyCaptured(view),
+    captured: recentCaptures(view).lost,
+    taken: recentCaptures(view).taken,
     heat: aid.heatFor(view),
   };
 }
@@ -167,11 +168,22 @@ function render() {
   document.title = banner.kind === 'yours' && !hotseat ? t('game.titleYourTurn') : t('game.title');
 }
 
-// The strip under the banner: the referee's latest news for this viewer.
+// The strip under the banner: the referee's news of this viewer's round
+// (news.js), each sentence marked with its kind. It is rewritten only when
+// its words change, so a screen reader hears each news once.
 function renderNews(view) {
   const news = newsOf(view);
   const strip = $('news');
-  if (strip.textContent !== news.text) strip.textContent = news.text;
+  if (strip.textContent !== news.text) {
+    const parts = news.items.map((item) => {
+      const span = document.createElement('span');
+      span.className = 'news-item';
+      span.dataset.kind = item.kind;
+      span.textContent = item.text;
+      return span;
+    });
+    strip.replaceChildren(...parts.flatMap((part, i) => (i === 0 ? [part] : [' ', part])));
+  }
   strip.dataset.kind = news.kind;
   strip.title = news.text;
 }
@@ -634,7 +646,7 @@ async function main() {
   else await notes.load(activeToken()).catch(() => {});
   state.accept(view);
   talk = new GameTalk({
-    gameId, hotseat, onNotice: notice, waitForFeed: !hotseat,
+    gameId, hotseat, quiet: hotseat || view.game.mode === 'computer', onNotice: notice, waitForFeed: !hotseat,
     withdraw: offeredRematch(gameId) ? () => withdrawRematch(gameId, notice) : null,
     cancelledWording: () => cancelledRematchWording(gameId),
     seat: () => (seated() ? { color: activeColor, token: activeToken() } : null),

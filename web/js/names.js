@@ -60,9 +60,19 @@ export function problemText(reason, kind) {
   return t(`talk.reason.${reason}`, { max: kind === 'name' ? NAME_MAX : MESSAGE_MAX });
 }
 
-// How a seat is called: its name, else its colour ("Black").
+// How a seat is called: its name, the computer with its level ("Computer
+// (strong)"), else its colour ("Black").
 export function seatName(view, color) {
-  return view?.seats?.[color]?.name || t(`color.${color}`);
+  const seat = view?.seats?.[color];
+  if (seat?.name) return seat.name;
+  if (seat?.computer && view.game?.level) return t(`names.computer.${view.game.level}`);
+  return t(`color.${color}`);
+}
+
+// Whether the seat is called something other than its colour.
+export function seatNamed(view, color) {
+  const seat = view?.seats?.[color];
+  return Boolean(seat?.name || (seat?.computer && view.game?.level));
 }
 
 // A name input (home page, join): filled with the remembered name, checked
