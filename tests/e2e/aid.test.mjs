@@ -106,12 +106,22 @@ test('a spectator sees the setting but no aid; after the end the replay shows th
   await spectator.waitForSelector('#replay-panel:not([hidden])');
   await spectator.waitForSelector('#aid-bar:not([hidden])');
   assert.match(await spectator.textContent('#aid-toggle'), /What the computer believed/);
+  // The plain final position comes first: the belief waits for the toggle.
+  assert.equal(await spectator.getAttribute('#aid-toggle', 'aria-pressed'), 'false');
+  assert.equal(await heatCount(spectator), 0);
+  await spectator.click('#aid-toggle');
+  assert.equal(await spectator.getAttribute('#aid-toggle', 'aria-pressed'), 'true');
   // Frame 2 is the computer's move: the map it chose it from.
   await spectator.locator('#replay-first').click();
   await spectator.locator('#replay-next').click();
   await spectator.locator('#replay-next').click();
   await spectator.waitForSelector('#board .layer-heat .heat', { timeout: 10000 });
   assert.match(await spectator.textContent('#aid-hint'), /Where the computer thought/);
+  // Switched off again, the button and its line say so at once.
+  await spectator.click('#aid-toggle');
+  assert.equal(await spectator.getAttribute('#aid-toggle', 'aria-pressed'), 'false');
+  assert.equal(await heatCount(spectator), 0);
+  assert.equal(await spectator.textContent('#aid-hint'), '');
   await screenshot(spectator, 'aid-replay-en-1280x900');
   assertNoErrors(assert, spectator, 'spectator');
   await spectator.context().close();

@@ -102,3 +102,107 @@ test('the news tells the opponent\'s illegal tries and your own captures, marked
   assertNoErrors(assert, black, 'black page');
   await black.context().close();
 });
+
+// Each selector's box lies inside the first screen (the page not scrolled).
+async function assertOnFirstScreen(page, selectors, label) {
+  const { height } = page.viewportSize();
+  for (const selector of selectors) {
+    const { top, bottom, height: tall } = await box(page, selector);
+    assert.ok(tall > 0 && top >= 0 && bottom <= height + 0.5, `${label}: ${selector} spans ${Math.round(top)}-${Math.round(bottom)} px, the screen ${height} px`);
+  }
+}
+
+test('the end: score, rematch and a new game on the first screen; the replay tells its step where the eye is', async () => {
+  const { url } = env.server;
+  const game = await onlineGame(url);
+  await act(url, game.id, game.black, { action: 'attempt', vertex: 'C3' });
+  await act(url, game.id, game.white, { action: 'attempt', vertex: 'G7' });
+  await act(url, game.id, game.black, { action: 'pass' });
+  await act(url, game.id, game.white, { action: 'pass' });
+  for (const [device, options] of [['laptop', LAPTOP], ['phone', PHONE]]) {
+    for (const lang of LANGUAGES) {
+      const page = await seatPage(game.id, game.black, { ...options, locale: LOCALES[lang] });
+      const label = `${device} ${lang}`;
+      await assertOnFirstScreen(page, ['#turn-banner', '#result-score', '#rematch', '#new-game', '#board', '#replay-previous'], label);
+      assert.match(await page.textContent('#result-score'), /\d/, `${label}: the score`);
+      if (SHOTS) await page.screenshot({ path: `${SHOTS}/end-${device}-${lang}.png` });
+      if (device === 'phone' && lang === 'en') {
+        // A log line far below moves the replay and brings the board back.
+        await page.click('#log li[data-seq="1"] .log-jump');
+        await assertOnFirstScreen(page, ['#news', '#board'], `${label} after a log line`);
+        assert.equal(await page.textContent('#news'), 'Move 1: Black played C3. (announcement 1 of 4)');
+        await page.keyboard.press('End');
+        assert.match(await page.textContent('#news'), /^Move 4: White passed\. \(announcement 4 of 4\)$/);
+        await page.keyboard.press('Home');
+        assert.equal(await page.textContent('#news'), 'Start of the game (4 announcements).');
+        await page.keyboard.press('ArrowRight');
+        if (SHOTS) await page.screenshot({ path: `${SHOTS}/replay-step1-phone-en.png` });
+      }
+      assertNoErrors(assert, page, label);
+      await page.context().close();
+    }
+  }
+  // A new game at the same table: this seat's colour, the same settings.
+  const page = await seatPage(game.id, game.white, LAPTOP);
+  await page.click('#new-game');
+  await page.waitForURL((address) => !address.pathname.endsWith(game.id));
+  await waitForGame(page);
+  await page.waitForSelector('#waiting:not([hidden])');
+  const fresh = await api(url, 'GET', `/api/v1/games/${new URL(page.url()).pathname.split('/')[2]}`);
+  assert.equal(fresh.json.game.mode, 'online');
+  assert.equal(fresh.json.seats.white.taken, true, 'White again');
+  assert.equal(fresh.json.seats.black.taken, false);
+  assert.equal(await page.isVisible('#waiting-invite'), true, 'the invite to pass on');
+  assertNoErrors(assert, page, 'new game');
+  await page.context().close();
+});
+
+test('a rematch this player offered from another device is not shown as the opponent\'s offer', async () => {
+  const { url } = env.server;
+  const game = await onlineGame(url);
+  await act(url, game.id, game.black, { action: 'resign' });
+  const offer = await api(url, 'POST', `/api/v1/games/${game.id}/rematch`, { token: game.black, body: { action: 'offer' } });
+  assert.ok(offer.status === 200 || offer.status === 201, offer.text);
+  // This device never stored the rematch's seat (the offer came from another).
+  const black = await seatPage(game.id, game.black, LAPTOP);
+  await black.waitForSelector('#rematch-status:has-text("You offered a rematch")');
+  assert.equal(await black.isHidden('#rematch-offer'), true, 'no "your opponent offers" for your own offer');
+  assert.equal(await black.isHidden('#rematch'), true, 'nothing to accept');
+  const white = await seatPage(game.id, game.white, LAPTOP);
+  await white.waitForSelector('#rematch-offer:not([hidden])');
+  for (const page of [black, white]) {
+    assertNoErrors(assert, page, 'a page');
+    await page.context().close();
+  }
+});
+
+test('a steady page on a phone: nothing above the board changes height, Pass stays put, one signal for an illegal try', async () => {
+  const { url } = env.server;
+  for (const lang of LANGUAGES) {
+    const game = await onlineGame(url);
+    const page = await seatPage(game.id, game.black, { ...PHONE, locale: LOCALES[lang] });
+    const nav = await box(page, '.site-nav');
+    assert.ok(nav.height < 40, `${lang}: the site menu takes one line (${nav.height} px)`);
+    const boardTop = (await box(page, '#board')).top;
+    const passTop = (await box(page, '#pass')).top;
+    await clickVertex(page, 'E5');
+    await page.waitForSelector('#confirm-move-bar:not([hidden])');
+    assert.equal((await box(page, '#pass')).top, passTop, `${lang}: the confirmation bar does not push Pass down`);
+    await page.click('#confirm-move');
+    await waitForSeq(page, 1);
+    assert.equal((await box(page, '#board')).top, boardTop, `${lang}: the board stays put on the opponent's turn`);
+    await act(url, game.id, game.white, { action: 'attempt', vertex: 'G7' });
+    await waitForSeq(page, 2);
+    assert.equal((await box(page, '#board')).top, boardTop, `${lang}: the board stays put on your turn`);
+    await clickVertex(page, 'G7');
+    await page.click('#confirm-move');
+    await waitForSeq(page, 3);
+    await page.waitForSelector('#news .news-item[data-kind="bad"]');
+    assert.equal(await page.isHidden('#notice'), true, `${lang}: no notice over the header for an illegal try`);
+    assert.equal(await page.locator('#board .tried[data-vertex="G7"]').count(), 1, `${lang}: the mark on the point`);
+    assert.equal((await box(page, '#board')).top, boardTop, `${lang}: the board stays put after the illegal try`);
+    if (SHOTS) await page.screenshot({ path: `${SHOTS}/illegal-phone-${lang}.png` });
+    assertNoErrors(assert, page, lang);
+    await page.context().close();
+  }
+});

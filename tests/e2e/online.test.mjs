@@ -135,7 +135,7 @@ test('two browsers play a whole online game through the invite link', async () =
   await black.keyboard.press('Home');
   assert.deepEqual(await stonesShown(black), [], 'the replay starts from the empty board');
   for (let step = 0; step < 5; step++) await black.keyboard.press('ArrowRight');
-  assert.match(await black.textContent('#replay-caption'), /Step 5 of 9: White played G7/);
+  assert.match(await black.textContent('#replay-caption'), /^Move 4: White played G7\. \(announcement 5 of 9\)$/);
   assert.deepEqual(await stonesShown(black), ['black:A2', 'black:E5', 'white:A1', 'white:G7']);
   await black.check('input[name="perspective"][value="white"]');
   assert.deepEqual(await stonesShown(black), ['white:A1', 'white:G7'], "White's view of step 5");

@@ -13,7 +13,10 @@
 //
 // The toggle is a button (aria-pressed), so the keyboard reaches it like
 // any other; H also toggles from anywhere on the page. Under it a line
-// names the likeliest points, for those who do not see the tints.
+// names the likeliest points, for those who do not see the tints. The live
+// map's switch is remembered; the computer's belief after the end starts
+// off on every visit, so the final position and its territory are seen
+// plain first.
 
 import { t, formatNumber } from './i18n.js';
 import { api } from './api.js';
@@ -36,7 +39,8 @@ export class DeductionAid {
     this.el = { bar, toggle, hint };
     this.gameId = gameId;
     this.onChange = onChange;
-    this.shown = Boolean(getPref(SHOWN_PREF, true));
+    this.liveShown = Boolean(getPref(SHOWN_PREF, true));
+    this.replayShown = false;
     this.map = null;       // {color, seq, points}
     this.wanted = null;    // the key of the map asked for last
     this.generation = 0;   // bumped by forget(): older answers are dropped
@@ -53,10 +57,27 @@ export class DeductionAid {
     });
   }
 
+  // Whether the map of the current mode is switched on.
+  get shown() {
+    return this.mode === 'replay' ? this.replayShown : this.liveShown;
+  }
+
   toggle() {
-    this.shown = !this.shown;
-    setPref(SHOWN_PREF, this.shown);
+    if (this.mode === 'replay') {
+      this.replayShown = !this.replayShown;
+    } else {
+      this.liveShown = !this.liveShown;
+      setPref(SHOWN_PREF, this.liveShown);
+    }
+    this.reflectSwitch();
     this.onChange();
+  }
+
+  // The button and the line under it follow the switch at once, whichever
+  // way the page redraws (the replay redraws only the board).
+  reflectSwitch() {
+    this.el.toggle.setAttribute('aria-pressed', String(this.shown));
+    if (!this.shown) this.el.hint.textContent = '';
   }
 
   // Drops the map and anything still being fetched (the curtain falls).
@@ -97,7 +118,7 @@ export class DeductionAid {
     this.el.bar.hidden = this.mode === 'none';
     if (this.mode === 'none') return;
     this.el.toggle.textContent = t(live ? 'aid.toggle' : 'aid.replayToggle');
-    this.el.toggle.setAttribute('aria-pressed', String(this.shown));
+    this.reflectSwitch();
     if (live && this.shown) this.fetch(view.viewer, view.seq, token, '');
     this.describe(live ? view.viewer : computerColor(view), live ? view.seq : this.replaySeq);
   }

@@ -11,7 +11,7 @@
 // clocks tick from each view's snapshot (clock.js).
 
 import { initPage, copyFrom, errorMessage, markReady, showNotice, clearNotice } from './page.js';
-import { t, onLanguageChange } from './i18n.js';
+import { t, formatNumber, onLanguageChange } from './i18n.js';
 import { api } from './api.js';
 import { LiveFeed } from './live.js';
 import { GameState, opponentOf, isPlayer, isMyTurn, computerToMove } from './game-state.js';
@@ -29,7 +29,10 @@ import { newsOf, recentCaptures } from './news.js';
 import {
   turnBanner, roleTitle, renderStats, renderTableInfo, resultText, renderScore, boardSummary, pointDescription,
 } from './game-panels.js';
-import { loadInviteLink, loadGameSummary, getPref, setPref } from './storage.js';
+import {
+  loadInviteLink, loadGameSummary, getPref, setPref, saveSeat, saveInviteLink, saveGameSummary,
+} from './storage.js';
+import { nameForRequest } from './names.js';
 import { GameTalk, showCancelled } from './game-talk.js';
 import { DeductionAid } from './aid.js';
 
@@ -172,6 +175,7 @@ function render() {
 // (news.js), each sentence marked with its kind. It is rewritten only when
 // its words change, so a screen reader hears each news once.
 function renderNews(view) {
+  if (view.over) return; // the replay's step is told there (showReplayStep)
   const news = newsOf(view);
   const strip = $('news');
   if (strip.textContent !== news.text) {
@@ -232,19 +236,42 @@ function renderWaiting(view) {
 
 function renderResult(view) {
   $('result-panel').hidden = !view.over;
+  $('result-actions').hidden = !view.over;
+  placeResultActions();
   $('replay-panel').hidden = !view.over;
   $('log-jump-hint').hidden = !view.over;
   if (!view.over) return;
+  const score = view.result?.score;
+  $('result-score').textContent = score
+    ? t('result.scoreLine', { black: formatNumber(score.black), white: formatNumber(score.white) }) : '';
+  $('new-game').hidden = !seated();
   $('result-text').textContent = resultText(view.result);
   $('score-table').hidden = !renderScore($('score-body'), view.result);
   $('sgf-link').href = api.sgfUrl(gameId);
   $('sgf-link').setAttribute('download', `phantomgo-${gameId}.sgf`);
   rematch.render(view);
   replay.setSeat(seated() && !hotseat ? view.viewer : null);
-  log.setJump((seq) => replay.go(replay.indexOfSeq(seq)));
+  log.setJump(jumpToSeq);
   const legend = replay.perspective() !== 'full' || (seated() && !hotseat);
   $('unseen-legend').hidden = !legend;
   $('unseen-legend-text').textContent = t('replay.unseenLegend');
+}
+
+// After the end the strip above the board says which step the replay
+// shows, where the eye is (the banner keeps the result).
+function showReplayStep(caption) {
+  const strip = $('news');
+  if (strip.textContent !== caption) strip.textContent = caption;
+  strip.dataset.kind = 'replay';
+  strip.title = caption;
+}
+
+// A log line was chosen: the replay goes there, and the board comes into
+// view if the page was scrolled away from it (a phone's log is far below).
+function jumpToSeq(seq) {
+  replay.go(replay.indexOfSeq(seq));
+  const box = $('board').getBoundingClientRect();
+  if (box.top < 0 || box.bottom > innerHeight) $('turn-banner').scrollIntoView({ block: 'start' });
 }
 
 // ---- news: log, flashes, sounds, notifications -----------------------------
@@ -375,6 +402,43 @@ async function claim() {
   if (await confirmAction(t('game.confirmClaim'), t('game.claim'))) act({ action: 'claim' });
 }
 
+// The end's score and next actions go where they are on the first screen:
+// under the board on a narrow screen (the side column falls far below it),
+// in the result panel at the top of the side column on a wide one (where
+// the board keeps its height).
+const WIDE = matchMedia('(min-width: 900px)');
+function placeResultActions() {
+  const actions = $('result-actions');
+  const home = WIDE.matches ? $('result-text') : $('board-summary');
+  if (actions.previousElementSibling !== home) home.after(actions);
+}
+
+// A new game at the same table: the same mode, settings, clock, level and
+// aid, this seat's colour again (both seats in hot-seat). Its seats are
+// kept on this device like any game made on the home page.
+async function newGameSameTable() {
+  const { game, viewer } = state.view ?? {};
+  if (!game || !seated()) return;
+  const body = {
+    mode: game.mode, settings: game.settings, time_control: game.time_control, deduction_aid: game.deduction_aid,
+  };
+  if (game.mode !== 'hotseat') Object.assign(body, { color: viewer, name: nameForRequest() });
+  if (game.mode === 'computer') body.level = game.level;
+  if (game.mode === 'online') body.public = game.public;
+  $('new-game').disabled = true;
+  try {
+    const created = await api.createGame(body);
+    const id = created.game.id;
+    for (const seat of created.seats ?? []) saveSeat(id, seat.color, seat.token);
+    saveGameSummary(id, { mode: game.mode, size: game.settings.size });
+    if (created.links?.invite) saveInviteLink(id, created.links.invite);
+    location.assign(`/g/${encodeURIComponent(id)}`);
+  } catch (error) {
+    notice(errorMessage(error));
+    $('new-game').disabled = false;
+  }
+}
+
 // ---- hot-seat handover ------------------------------------------------------
 
 // Forgets what was shown: behind the curtain the DOM keeps nothing, and
@@ -476,6 +540,8 @@ function wireControls() {
   $('pass').addEventListener('click', pass);
   $('resign').addEventListener('click', resign);
   $('claim').addEventListener('click', claim);
+  $('new-game').addEventListener('click', newGameSameTable);
+  WIDE.addEventListener('change', placeResultActions);
   $('confirm-move').addEventListener('click', () => pendingVertex && tryPoint(pendingVertex));
   $('cancel-move').addEventListener('click', () => { pendingVertex = null; render(); });
   $('ghost-mode').addEventListener('click', () => { ghostMode = !ghostMode; pendingVertex = null; render(); });
@@ -549,9 +615,10 @@ function setupModules() {
     last: $('replay-last'),
     caption: $('replay-caption'),
     perspectives: [...document.querySelectorAll('input[name="perspective"]')],
-  }, (model, { seq }) => {
+  }, (model, { seq, caption }) => {
     board.render({ ...model, heat: aid.heatForReplay(state.view, seq) });
     log.markCurrent(seq);
+    showReplayStep(caption);
   });
   curtain = new Curtain(
     { curtain: $('curtain'), text: $('curtain-text'), button: $('curtain-show'), gameArea: $('game-area') },
