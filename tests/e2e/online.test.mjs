@@ -90,7 +90,8 @@ test('two browsers play a whole online game through the invite link', async () =
   await clickVertex(black, 'A1');
   await waitForSeq(black, 6);
   await black.waitForSelector('#board .tried[data-vertex="A1"]');
-  assert.match(await black.textContent('#notice'), /A1 is illegal/);
+  assert.match(await black.textContent('#news'), /A1 is illegal/);
+  assert.equal(await black.isHidden('#notice'), true, 'one signal by the board, no notice over the header');
   await clickVertex(black, 'B1');
   await waitForSeq(black, 7);
   await waitForSeq(white, 7);

@@ -209,7 +209,11 @@ function renderControls(view) {
   $('opt-confirm-row').hidden = !seated() || view.over;
   $('opt-notify-row').hidden = !seated() || view.over || hotseat || !TurnAlerts.supported();
   const showConfirm = Boolean(pendingVertex) && myTurn;
-  $('confirm-move-bar').hidden = !showConfirm;
+  // While moves are confirmed the bar keeps its room (invisible when idle),
+  // so Pass and Resign never move under a finger when it comes and goes.
+  const reserved = confirmMode && seated() && !view.over;
+  $('confirm-move-bar').hidden = !showConfirm && !reserved;
+  $('confirm-move-bar').classList.toggle('idle', !showConfirm);
   if (showConfirm) $('confirm-move').textContent = t('game.confirmMove', { vertex: pendingVertex });
   $('torus-controls').hidden = !view.game.settings.torus;
 }
@@ -339,8 +343,9 @@ function afterAction(answer, mover, body) {
   accept(answer.view, event ? [event] : []);
   const turnOver = event && (event.type === 'move' || event.type === 'pass');
   if (hotseat && turnOver && !answer.view.over) curtain.raise(opponentOf(mover));
+  // An illegal try is told once, by the board: its mark and the news
+  // strip (no notice over the header: tries come in bursts).
   if (event?.type === 'illegal') {
-    notice(t('game.illegal', { vertex: event.vertex ?? body.vertex }));
     alerts.illegal();
   } else if (event?.type === 'move') {
     alerts.stonePlaced();
