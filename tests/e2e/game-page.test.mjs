@@ -213,3 +213,56 @@ test('a steady page on a phone: nothing above the board changes height, Pass sta
     await page.context().close();
   }
 });
+
+test('the board is reached in two keys and told anew after Enter; a free seat is said to be free', async () => {
+  const { url } = env.server;
+  const game = await onlineGame(url);
+  const page = await seatPage(game.id, game.black, LAPTOP);
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'skip-board', 'the second Tab reaches the skip link');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'board');
+  await page.keyboard.press('Enter');
+  await waitForSeq(page, 1);
+  await page.waitForFunction(() => document.getElementById('cursor-status').textContent === 'E5: black stone');
+  assertNoErrors(assert, page, 'keyboard');
+  await page.context().close();
+  // A public game waiting for its second player, in the lobby and My games.
+  const made = await api(url, 'POST', '/api/v1/games', { body: { mode: 'online', color: 'black', public: true, name: 'Carol' } });
+  assert.equal(made.status, 201, made.text);
+  const carol = await seatPage(made.json.game.id, made.json.seats[0].token, LAPTOP);
+  await carol.goto(`${url}/my-games`);
+  await carol.waitForSelector(`text=Carol vs White: seat free`);
+  await carol.goto(`${url}/lobby`);
+  await carol.waitForSelector(`.lobby-names:has-text("Carol vs White: seat free")`);
+  assertNoErrors(assert, carol, 'lists');
+  await carol.context().close();
+});
+
+test('on a phone the share panel shows "Go to the game" first and offers the share sheet', async () => {
+  for (const lang of LANGUAGES) {
+    const page = await openPage(env.browser, { ...PHONE, locale: LOCALES[lang] });
+    // Headless Chromium has no share sheet: a stand-in records the call.
+    await page.addInitScript(() => {
+      window.sharedData = [];
+      navigator.share = async (data) => { window.sharedData.push(data); };
+    });
+    await page.goto(`${env.server.url}/`);
+    await waitForGame(page);
+    await page.click('.way[data-mode="online"]');
+    await page.waitForSelector('#share:not([hidden])');
+    await page.evaluate(() => scrollTo(0, 0));
+    for (const selector of ['#play-link', '#share-native']) {
+      const { bottom } = await box(page, selector);
+      assert.ok(bottom <= 844, `${lang}: ${selector} ends at ${Math.round(bottom)} px, on the first screen`);
+    }
+    await page.click('#share-native');
+    const shared = await page.evaluate(() => window.sharedData);
+    assert.equal(shared.length, 1);
+    assert.equal(shared[0].url, await page.inputValue('#invite-link'), `${lang}: the invite link is shared`);
+    if (SHOTS) await page.screenshot({ path: `${SHOTS}/share-phone-${lang}.png` });
+    assertNoErrors(assert, page, lang);
+    await page.context().close();
+  }
+});

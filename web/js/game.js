@@ -168,6 +168,9 @@ function render() {
   if (view.over) replay.load(view);
   else board.render(boardModel(view));
   $('board-summary').textContent = boardSummary(view, notes.list());
+  // The point under the keyboard cursor is described anew when it changed
+  // (a stone played there with Enter), not only when the cursor moves.
+  if (document.activeElement === $('board')) describeCursor(board.cursorVertex());
   document.title = banner.kind === 'yours' && !hotseat ? t('game.titleYourTurn') : t('game.title');
 }
 
@@ -276,6 +279,13 @@ function jumpToSeq(seq) {
   replay.go(replay.indexOfSeq(seq));
   const box = $('board').getBoundingClientRect();
   if (box.top < 0 || box.bottom > innerHeight) $('turn-banner').scrollIntoView({ block: 'start' });
+}
+
+// What the keyboard cursor is on, for screen readers (a live region: it is
+// rewritten only when the words change, so a redraw is not read again).
+function describeCursor(vertex) {
+  const text = state.view ? pointDescription(state.view, notes.list(), vertex) : vertex;
+  if ($('cursor-status').textContent !== text) $('cursor-status').textContent = text;
 }
 
 // ---- news: log, flashes, sounds, notifications -----------------------------
@@ -546,6 +556,11 @@ function wireControls() {
   $('resign').addEventListener('click', resign);
   $('claim').addEventListener('click', claim);
   $('new-game').addEventListener('click', newGameSameTable);
+  // The second skip link: straight to the board, its cursor described.
+  $('skip-board').addEventListener('click', (event) => {
+    event.preventDefault();
+    $('board').focus();
+  });
   WIDE.addEventListener('change', placeResultActions);
   $('confirm-move').addEventListener('click', () => pendingVertex && tryPoint(pendingVertex));
   $('cancel-move').addEventListener('click', () => { pendingVertex = null; render(); });
@@ -606,9 +621,7 @@ function setupModules() {
   board = new Board($('board'), {
     onPoint: tryPoint,
     onGhost: (vertex) => seated() && !state.view.over && notes.toggle(vertex),
-    onCursor: (vertex) => {
-      $('cursor-status').textContent = state.view ? pointDescription(state.view, notes.list(), vertex) : vertex;
-    },
+    onCursor: describeCursor,
   });
   log = new RefereeLog($('log'), $('log-empty'));
   clocks = new GameClocks($('clocks'), { onTick: renderClaim });

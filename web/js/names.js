@@ -75,6 +75,15 @@ export function seatNamed(view, color) {
   return Boolean(seat?.name || (seat?.computer && view.game?.level));
 }
 
+// "Carol vs White: seat free" for a list of games: each seat's name, else
+// its colour, and a seat nobody took said to be free (a bare colour would
+// read like a player called White). names: {black, white}; free(color):
+// whether that seat is free.
+export function versusText(names, free) {
+  const label = (color) => names[color] || (free(color) ? t('names.freeSeat', { color: t(`color.${color}`) }) : t(`color.${color}`));
+  return t('names.versus', { black: label('black'), white: label('white') });
+}
+
 // A name input (home page, join): filled with the remembered name, checked
 // as it is typed (the message goes to `status`), remembered when valid.
 export function attachNameInput(input, status) {
