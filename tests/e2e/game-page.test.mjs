@@ -266,3 +266,31 @@ test('on a phone the share panel shows "Go to the game" first and offers the sha
     await page.context().close();
   }
 });
+
+test('the rules page shows the game in pictures, each described, on both screens', async () => {
+  for (const [device, options] of [['laptop', LAPTOP], ['phone', PHONE]]) {
+    for (const lang of LANGUAGES) {
+      const page = await openPage(env.browser, { ...options, locale: LOCALES[lang] });
+      await page.goto(`${env.server.url}/rules`);
+      await waitForGame(page);
+      const figures = await page.$$eval('.rules-diagram', (nodes) => nodes.map((node) => {
+        const svg = node.querySelector('svg[role="img"]');
+        const rect = svg?.getBoundingClientRect();
+        const caption = svg && document.getElementById(svg.getAttribute('aria-labelledby'));
+        return { width: rect?.width ?? 0, right: rect?.right ?? 0, caption: caption?.textContent ?? '' };
+      }));
+      assert.equal(figures.length, 4, `${device} ${lang}: four diagrams`);
+      const { width } = page.viewportSize();
+      for (const figure of figures) {
+        assert.ok(figure.width >= 120 && figure.right <= width, `${device} ${lang}: a diagram ${figure.width} px wide fits the screen`);
+        assert.ok(figure.caption.length > 20, `${device} ${lang}: each diagram is described`);
+      }
+      if (SHOTS) {
+        await page.locator('#pictures').scrollIntoViewIfNeeded();
+        await page.screenshot({ path: `${SHOTS}/rules-pictures-${device}-${lang}.png` });
+      }
+      assertNoErrors(assert, page, `${device} ${lang}`);
+      await page.context().close();
+    }
+  }
+});
