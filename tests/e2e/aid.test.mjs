@@ -15,6 +15,20 @@ const env = serverAndBrowser();
 
 const heatCount = (page) => page.locator('#board .layer-heat .heat:not(.wrap)').count();
 
+// Waits until the page shows the seat's current map: its line names the
+// likeliest points, and exactly the points of 10 % or more are tinted
+// (the server's own answer, read by the test, says which).
+async function aidShown(page, g, lang) {
+  await page.waitForFunction(() => /\d/.test(document.getElementById('aid-hint').textContent));
+  const view = await api(env.server.url, 'GET', `/api/v1/games/${g.id}`, { token: g.token });
+  const aid = await api(env.server.url, 'GET', `/api/v1/games/${g.id}/aid`, { token: g.token });
+  assert.equal(aid.json.seq, view.json.seq, `${lang}: the map of the position shown`);
+  const worth = Object.entries(aid.json.points).filter(([, percent]) => percent >= 10).map(([vertex]) => vertex).sort();
+  await page.waitForFunction((count) => document.querySelectorAll('#board .layer-heat .heat:not(.wrap)').length === count, worth.length);
+  const tinted = await page.$$eval('#board .layer-heat .heat:not(.wrap)', (nodes) => nodes.map((node) => node.dataset.vertex).sort());
+  assert.deepEqual(tinted, worth, `${lang}: only the points worth attention are tinted`);
+}
+
 async function computerGame(body = {}) {
   const created = await api(env.server.url, 'POST', '/api/v1/games',
     { body: { mode: 'computer', color: 'black', level: 'easy', ...body } });
@@ -56,8 +70,7 @@ test('a computer game: the heat map, its toggle and the table panel, in Russian 
     await waitForGame(page);
     await clickVertex(page, 'E5');
     await waitForSeq(page, 2);  // the computer answered
-    await page.waitForSelector('#board .layer-heat .heat', { timeout: 10000 });
-    assert.ok(await heatCount(page) > 0);
+    await aidShown(page, g, lang);
     assert.equal(await page.getAttribute('#aid-toggle', 'aria-pressed'), 'true');
     const hint = await page.textContent('#aid-hint');
     assert.match(hint, lang === 'ru' ? /Вероятнее всего камни соперника/ : /상대 돌이 있을 가능성이 높은 곳/);
@@ -71,14 +84,12 @@ test('a computer game: the heat map, its toggle and the table panel, in Russian 
     assert.equal(await page.getAttribute('#aid-toggle', 'aria-pressed'), 'false');
     await page.locator('#main').focus();
     await page.keyboard.press('h');
-    await page.waitForSelector('#board .layer-heat .heat');
     assert.equal(await page.getAttribute('#aid-toggle', 'aria-pressed'), 'true', 'H shows it again');
+    await aidShown(page, g, lang);
     // The next position gets its own map.
-    const before = await page.$$eval('#board .layer-heat .heat:not(.wrap)', (n) => n.map((e) => `${e.dataset.vertex}:${e.dataset.heat}`).join());
     await clickVertex(page, 'C3');
     await waitForSeq(page, 4);
-    await page.waitForFunction((old) => [...document.querySelectorAll('#board .layer-heat .heat:not(.wrap)')]
-      .map((e) => `${e.dataset.vertex}:${e.dataset.heat}`).join() !== old && document.querySelectorAll('#board .layer-heat .heat').length > 0, before);
+    await aidShown(page, g, lang);
     assertNoErrors(assert, page, `${lang} player`);
     await page.context().close();
   }
@@ -106,12 +117,22 @@ test('a spectator sees the setting but no aid; after the end the replay shows th
   await spectator.waitForSelector('#replay-panel:not([hidden])');
   await spectator.waitForSelector('#aid-bar:not([hidden])');
   assert.match(await spectator.textContent('#aid-toggle'), /What the computer believed/);
+  // The plain final position comes first: the belief waits for the toggle.
+  assert.equal(await spectator.getAttribute('#aid-toggle', 'aria-pressed'), 'false');
+  assert.equal(await heatCount(spectator), 0);
+  await spectator.click('#aid-toggle');
+  assert.equal(await spectator.getAttribute('#aid-toggle', 'aria-pressed'), 'true');
   // Frame 2 is the computer's move: the map it chose it from.
   await spectator.locator('#replay-first').click();
   await spectator.locator('#replay-next').click();
   await spectator.locator('#replay-next').click();
-  await spectator.waitForSelector('#board .layer-heat .heat', { timeout: 10000 });
-  assert.match(await spectator.textContent('#aid-hint'), /Where the computer thought/);
+  await spectator.waitForFunction(() => /Where the computer thought/.test(document.getElementById('aid-hint').textContent), null, { timeout: 10000 });
+  assert.match(await spectator.textContent('#aid-hint'), /Tinted: points of 10% or more/, 'the legend says what the tints mean');
+  // Switched off again, the button and its line say so at once.
+  await spectator.click('#aid-toggle');
+  assert.equal(await spectator.getAttribute('#aid-toggle', 'aria-pressed'), 'false');
+  assert.equal(await heatCount(spectator), 0);
+  assert.equal(await spectator.textContent('#aid-hint'), '');
   await screenshot(spectator, 'aid-replay-en-1280x900');
   assertNoErrors(assert, spectator, 'spectator');
   await spectator.context().close();

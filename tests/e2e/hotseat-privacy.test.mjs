@@ -71,7 +71,14 @@ async function lift(page, { heat = true } = {}) {
   await page.click('#curtain-show');
   await page.waitForSelector('#game-area:not([hidden])');
   await page.waitForSelector('#board .hit');
-  if (heat) await page.waitForSelector('#board .layer-heat .heat');
+  // The seat's map has arrived once its line says something other than
+  // "working out" (only points of 10 % or more are tinted, maybe none).
+  if (heat) {
+    await page.waitForFunction(() => {
+      const hint = document.getElementById('aid-hint').textContent;
+      return hint !== '' && !hint.startsWith('Working out');
+    });
+  }
 }
 
 // Behind a curtain nothing of the deduction aid is left: no tint, no text.

@@ -90,7 +90,8 @@ test('two browsers play a whole online game through the invite link', async () =
   await clickVertex(black, 'A1');
   await waitForSeq(black, 6);
   await black.waitForSelector('#board .tried[data-vertex="A1"]');
-  assert.match(await black.textContent('#notice'), /A1 is illegal/);
+  assert.match(await black.textContent('#news'), /A1 is illegal/);
+  assert.equal(await black.isHidden('#notice'), true, 'one signal by the board, no notice over the header');
   await clickVertex(black, 'B1');
   await waitForSeq(black, 7);
   await waitForSeq(white, 7);
@@ -135,7 +136,7 @@ test('two browsers play a whole online game through the invite link', async () =
   await black.keyboard.press('Home');
   assert.deepEqual(await stonesShown(black), [], 'the replay starts from the empty board');
   for (let step = 0; step < 5; step++) await black.keyboard.press('ArrowRight');
-  assert.match(await black.textContent('#replay-caption'), /Step 5 of 9: White played G7/);
+  assert.match(await black.textContent('#replay-caption'), /^Move 4: White played G7\. \(announcement 5 of 9\)$/);
   assert.deepEqual(await stonesShown(black), ['black:A2', 'black:E5', 'white:A1', 'white:G7']);
   await black.check('input[name="perspective"][value="white"]');
   assert.deepEqual(await stonesShown(black), ['white:A1', 'white:G7'], "White's view of step 5");

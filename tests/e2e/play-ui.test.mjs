@@ -130,7 +130,7 @@ test('the end: who won, "You won"/"You lost", the unseen stones marked, the repl
   // A line of the log jumps the replay to its moment.
   await black.click('#log li[data-seq="2"] .log-jump');
   assert.equal(await black.inputValue('#replay-slider'), '2');
-  assert.match(await black.textContent('#replay-caption'), /Step 2 of 7: White played D4/);
+  assert.match(await black.textContent('#replay-caption'), /^Move 2: White played D4\. \(announcement 2 of 7\)$/);
   assert.equal(await black.locator('#log li.current[data-seq="2"]').count(), 1);
   const white = await playerPage(game, 'white');
   assert.match(await white.textContent('#turn-banner'), /^You won! White wins by/);

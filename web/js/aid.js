@@ -13,7 +13,12 @@
 //
 // The toggle is a button (aria-pressed), so the keyboard reaches it like
 // any other; H also toggles from anywhere on the page. Under it a line
-// names the likeliest points, for those who do not see the tints.
+// names the likeliest points, for those who do not see the tints, and says
+// what the tints mean: only points of AID_THRESHOLD percent or more are
+// tinted, darker the likelier. The live
+// map's switch is remembered; the computer's belief after the end starts
+// off on every visit, so the final position and its territory are seen
+// plain first.
 
 import { t, formatNumber } from './i18n.js';
 import { api } from './api.js';
@@ -21,6 +26,14 @@ import { getPref, setPref } from './storage.js';
 
 const SHOWN_PREF = 'aidShown';
 const TOP_POINTS = 3;
+// Points below this chance are not tinted: early in a game every point has
+// a few percent, and a board tinted all over tells nothing.
+export const AID_THRESHOLD = 10;
+
+// The points worth a tint: {vertex: percent} at or above the threshold.
+function worthShowing(points) {
+  return Object.fromEntries(Object.entries(points).filter(([, percent]) => percent >= AID_THRESHOLD));
+}
 
 function isSeat(view) {
   return view && (view.viewer === 'black' || view.viewer === 'white');
@@ -36,7 +49,8 @@ export class DeductionAid {
     this.el = { bar, toggle, hint };
     this.gameId = gameId;
     this.onChange = onChange;
-    this.shown = Boolean(getPref(SHOWN_PREF, true));
+    this.liveShown = Boolean(getPref(SHOWN_PREF, true));
+    this.replayShown = false;
     this.map = null;       // {color, seq, points}
     this.wanted = null;    // the key of the map asked for last
     this.generation = 0;   // bumped by forget(): older answers are dropped
@@ -53,10 +67,27 @@ export class DeductionAid {
     });
   }
 
+  // Whether the map of the current mode is switched on.
+  get shown() {
+    return this.mode === 'replay' ? this.replayShown : this.liveShown;
+  }
+
   toggle() {
-    this.shown = !this.shown;
-    setPref(SHOWN_PREF, this.shown);
+    if (this.mode === 'replay') {
+      this.replayShown = !this.replayShown;
+    } else {
+      this.liveShown = !this.liveShown;
+      setPref(SHOWN_PREF, this.liveShown);
+    }
+    this.reflectSwitch();
     this.onChange();
+  }
+
+  // The button and the line under it follow the switch at once, whichever
+  // way the page redraws (the replay redraws only the board).
+  reflectSwitch() {
+    this.el.toggle.setAttribute('aria-pressed', String(this.shown));
+    if (!this.shown) this.el.hint.textContent = '';
   }
 
   // Drops the map and anything still being fetched (the curtain falls).
@@ -72,7 +103,7 @@ export class DeductionAid {
   // The points to tint for `view` as the live board shows it, or null.
   heatFor(view) {
     if (this.mode !== 'live' || !this.shown || !this.map) return null;
-    return this.map.color === view.viewer && this.map.seq === view.seq ? this.map.points : null;
+    return this.map.color === view.viewer && this.map.seq === view.seq ? worthShowing(this.map.points) : null;
   }
 
   // The points to tint on replay frame `seq` (0: before the first event),
@@ -85,7 +116,7 @@ export class DeductionAid {
     this.replaySeq = at;
     this.fetch(computer, at, null, `?color=${computer}&seq=${at}`);
     this.describe(computer, at);
-    return this.map && this.map.color === computer && this.map.seq === at ? this.map.points : null;
+    return this.map && this.map.color === computer && this.map.seq === at ? worthShowing(this.map.points) : null;
   }
 
   // Decides what the page offers for `view` (token: the active seat's)
@@ -97,7 +128,7 @@ export class DeductionAid {
     this.el.bar.hidden = this.mode === 'none';
     if (this.mode === 'none') return;
     this.el.toggle.textContent = t(live ? 'aid.toggle' : 'aid.replayToggle');
-    this.el.toggle.setAttribute('aria-pressed', String(this.shown));
+    this.reflectSwitch();
     if (live && this.shown) this.fetch(view.viewer, view.seq, token, '');
     this.describe(live ? view.viewer : computerColor(view), live ? view.seq : this.replaySeq);
   }
@@ -131,6 +162,7 @@ export class DeductionAid {
       const top = Object.entries(map.points).sort((a, b) => b[1] - a[1]).slice(0, TOP_POINTS);
       const list = top.map(([vertex, percent]) => t('aid.point', { vertex, percent: formatNumber(percent) }));
       text = top.length ? t(this.mode === 'replay' ? 'aid.replayTop' : 'aid.top', { points: list.join(', ') }) : t('aid.none');
+      if (top.length) text += ` ${t('aid.legend', { percent: formatNumber(AID_THRESHOLD) })}`;
     }
     if (hint.textContent !== text) hint.textContent = text;
   }

@@ -323,7 +323,8 @@ export class Board {
 
   // Draws a model: {viewer, stones:{black,white}, handicap, last, tried,
   // rejected, ghosts, ghostColor, territory:{black,white}|null, highlight,
-  // preview, captured (recently emptied points), unseen:{color, vertices},
+  // preview, captured (points where the viewer recently lost stones), taken
+  // (points the viewer's own recent move emptied), unseen:{color, vertices},
   // heat:{vertex: percent}|null (the deduction aid, under everything)}.
   render(model) {
     this.model = model;
@@ -431,6 +432,17 @@ export class Board {
     });
   }
 
+  // Points the viewer's own recent move emptied: a green square, unlike
+  // the red ring of a loss.
+  drawTaken(vertices) {
+    const side = CELL * 0.36;
+    this.eachPosition(vertices ?? [], (x, y, vertex, wrapCopy) => {
+      svg('rect', {
+        class: `taken-mark${wrapCopy ? ' wrap' : ''}`, x: x - side / 2, y: y - side / 2, width: side, height: side, 'data-vertex': vertex,
+      }, this.layers.markers);
+    });
+  }
+
   drawGhosts(model) {
     const color = model.ghostColor ?? 'white';
     this.eachPosition(model.ghosts, (x, y, vertex, wrapCopy) => {
@@ -455,6 +467,7 @@ export class Board {
     this.eachPosition(earlier, (x, y, vertex, wrapCopy) => this.cross(x, y, CELL * 0.16, `rejected${wrapCopy ? ' wrap' : ''}`, vertex));
     this.eachPosition([...tried], (x, y, vertex, wrapCopy) => this.cross(x, y, CELL * 0.26, `tried${wrapCopy ? ' wrap' : ''}`, vertex));
     this.drawCaptured(model.captured);
+    this.drawTaken(model.taken);
     this.eachPosition(model.highlight, (x, y, vertex) => {
       svg('circle', { class: 'highlight', cx: x, cy: y, r: CELL * 0.3, 'data-vertex': vertex }, this.layers.markers);
     });

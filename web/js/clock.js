@@ -18,7 +18,7 @@
 import { t } from './i18n.js';
 import { formatClock } from './time-format.js';
 import { getPref } from './storage.js';
-import { seatName } from './names.js';
+import { seatName, seatNamed } from './names.js';
 
 const TICK_MS = 200;
 const WARN_MS = 10000;
@@ -115,10 +115,11 @@ export class GameClocks {
     this.render();
     // An untimed online game shows the bar for the players' names and
     // presence, all game long: a bar that came and went with a badge would
-    // move the board under the player's pointer.
+    // move the board under the player's pointer. A computer game shows it
+    // too: the computer, with its level, is the player's opponent.
     // After the end of an untimed game the result says who played and the
     // bar gives its room to the replay.
-    const presence = view.game.mode === 'online' && !view.over;
+    const presence = view.game.mode !== 'hotseat' && !view.over;
     this.container.hidden = !clock || (!timed && !presence);
     const ticking = Boolean(clock?.running) && !view.over;
     if (ticking && !this.timer) this.timer = setInterval(() => this.tick(), TICK_MS);
@@ -160,7 +161,7 @@ export class GameClocks {
     const parts = this.rows[color];
     const running = clock.running === color && !this.view.over;
     const name = seatName(this.view, color);
-    const named = Boolean(seats?.[color]?.name);
+    const named = seatNamed(this.view, color);
     parts.name.textContent = name;
     parts.name.title = named ? t('names.seat', { name, color: t(`color.${color}`) }) : '';
     parts.colorText.textContent = named ? ` (${t(`color.${color}`)})` : '';

@@ -92,6 +92,7 @@ export function renderTableInfo(dl, game) {
   const settings = game.settings;
   const rows = [
     [t('table.mode'), t(`mode.${game.mode}`)],
+    ...(game.level ? [[t('form.level'), t(`form.level${game.level[0].toUpperCase()}${game.level.slice(1)}`)]] : []),
     [t('table.size'), t('form.sizeValue', { size: settings.size })],
     [t('table.komi'), formatNumber(settings.komi)],
     [t('table.handicap'), settings.handicap > 0 ? t('form.handicapStones', { count: settings.handicap }) : t('form.handicapNone')],

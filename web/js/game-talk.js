@@ -1,8 +1,9 @@
 // The game page's table talk and cancelling, kept apart from game.js so the
 // page's layout can change without touching them: game.js hands over each
 // view and each WebSocket message that is not an update, and this module
-// owns the chat panel (talk.js, a <details id="talk-panel"> it puts at the
-// top of the page's side column), the
+// owns the chat panel (talk.js, a <details id="talk-panel"> it puts in the
+// page's side column under the referee's log; folded at the column's end
+// in hot-seat and computer games, whose canned phrases nobody answers), the
 // "Cancel the game" button shown while nobody has taken the other seat,
 // and the page a cancelled game shows instead of a board.
 
@@ -53,14 +54,17 @@ export class GameTalk {
   // For a rematch this device offered, withdraw() (true once done) takes
   // the place of cancelling, and cancelledWording() words the end.
   // waitForFeed: the page opens a live feed and calls feedStarted() once
-  // it is up (talk.js reads the chat then).
-  constructor({ gameId, seat, hotseat, onNotice, withdraw = null, cancelledWording = () => null, waitForFeed = false }) {
+  // it is up (talk.js reads the chat then). quiet: nobody answers at this
+  // table (hot-seat, the computer), so the panel starts folded at the end.
+  constructor({ gameId, seat, hotseat, quiet = false, onNotice, withdraw = null, cancelledWording = () => null, waitForFeed = false }) {
     Object.assign(this, { gameId, seat, onNotice, withdraw, cancelledWording });
     const details = document.createElement('details');
     details.id = 'talk-panel';
     details.className = 'panel fold';
-    document.querySelector('.side-column')?.prepend(details);
+    if (quiet) document.querySelector('.side-column')?.append(details);
+    else $('log-panel')?.after(details);
     this.panel = new TablePanel(details, { gameId, seat, hotseat, waitForFeed });
+    if (quiet) details.open = false;
     this.cancelButton = document.createElement('button');
     this.cancelButton.type = 'button';
     this.cancelButton.id = 'cancel-game';

@@ -11,7 +11,7 @@
 // clocks tick from each view's snapshot (clock.js).
 
 import { initPage, copyFrom, errorMessage, markReady, showNotice, clearNotice } from './page.js';
-import { t, onLanguageChange } from './i18n.js';
+import { t, formatNumber, onLanguageChange } from './i18n.js';
 import { api } from './api.js';
 import { LiveFeed } from './live.js';
 import { GameState, opponentOf, isPlayer, isMyTurn, computerToMove } from './game-state.js';
@@ -25,11 +25,14 @@ import { GameClocks } from './clock.js';
 import { Curtain } from './hotseat-curtain.js';
 import { Rematch, offeredRematch, withdrawRematch, cancelledRematchWording } from './rematch.js';
 import { confirmAction, dialogOpen } from './dialog.js';
-import { newsOf, recentlyCaptured } from './news.js';
+import { newsOf, recentCaptures } from './news.js';
 import {
   turnBanner, roleTitle, renderStats, renderTableInfo, resultText, renderScore, boardSummary, pointDescription,
 } from './game-panels.js';
-import { loadInviteLink, loadGameSummary, getPref, setPref } from './storage.js';
+import {
+  loadInviteLink, loadGameSummary, getPref, setPref, saveSeat, saveInviteLink, saveGameSummary,
+} from './storage.js';
+import { nameForRequest } from './names.js';
 import { GameTalk, showCancelled } from './game-talk.js';
 import { DeductionAid } from './aid.js';
 
@@ -140,7 +143,8 @@ function boardModel(view) {
     ghosts: notes.list(),
     ghostColor: isPlayer(view) ? opponentOf(view.viewer) : 'white',
     preview: pendingVertex ?? sendingVertex,
-    captured: recentlyCaptured(view),
+    captured: recentCaptures(view).lost,
+    taken: recentCaptures(view).taken,
     heat: aid.heatFor(view),
   };
 }
@@ -164,14 +168,29 @@ function render() {
   if (view.over) replay.load(view);
   else board.render(boardModel(view));
   $('board-summary').textContent = boardSummary(view, notes.list());
+  // The point under the keyboard cursor is described anew when it changed
+  // (a stone played there with Enter), not only when the cursor moves.
+  if (document.activeElement === $('board')) describeCursor(board.cursorVertex());
   document.title = banner.kind === 'yours' && !hotseat ? t('game.titleYourTurn') : t('game.title');
 }
 
-// The strip under the banner: the referee's latest news for this viewer.
+// The strip under the banner: the referee's news of this viewer's round
+// (news.js), each sentence marked with its kind. It is rewritten only when
+// its words change, so a screen reader hears each news once.
 function renderNews(view) {
+  if (view.over) return; // the replay's step is told there (showReplayStep)
   const news = newsOf(view);
   const strip = $('news');
-  if (strip.textContent !== news.text) strip.textContent = news.text;
+  if (strip.textContent !== news.text) {
+    const parts = news.items.map((item) => {
+      const span = document.createElement('span');
+      span.className = 'news-item';
+      span.dataset.kind = item.kind;
+      span.textContent = item.text;
+      return span;
+    });
+    strip.replaceChildren(...parts.flatMap((part, i) => (i === 0 ? [part] : [' ', part])));
+  }
   strip.dataset.kind = news.kind;
   strip.title = news.text;
 }
@@ -193,7 +212,11 @@ function renderControls(view) {
   $('opt-confirm-row').hidden = !seated() || view.over;
   $('opt-notify-row').hidden = !seated() || view.over || hotseat || !TurnAlerts.supported();
   const showConfirm = Boolean(pendingVertex) && myTurn;
-  $('confirm-move-bar').hidden = !showConfirm;
+  // While moves are confirmed the bar keeps its room (invisible when idle),
+  // so Pass and Resign never move under a finger when it comes and goes.
+  const reserved = confirmMode && seated() && !view.over;
+  $('confirm-move-bar').hidden = !showConfirm && !reserved;
+  $('confirm-move-bar').classList.toggle('idle', !showConfirm);
   if (showConfirm) $('confirm-move').textContent = t('game.confirmMove', { vertex: pendingVertex });
   $('torus-controls').hidden = !view.game.settings.torus;
 }
@@ -220,19 +243,49 @@ function renderWaiting(view) {
 
 function renderResult(view) {
   $('result-panel').hidden = !view.over;
+  $('result-actions').hidden = !view.over;
+  placeResultActions();
   $('replay-panel').hidden = !view.over;
   $('log-jump-hint').hidden = !view.over;
   if (!view.over) return;
+  const score = view.result?.score;
+  $('result-score').textContent = score
+    ? t('result.scoreLine', { black: formatNumber(score.black), white: formatNumber(score.white) }) : '';
+  $('new-game').hidden = !seated();
   $('result-text').textContent = resultText(view.result);
   $('score-table').hidden = !renderScore($('score-body'), view.result);
   $('sgf-link').href = api.sgfUrl(gameId);
   $('sgf-link').setAttribute('download', `phantomgo-${gameId}.sgf`);
   rematch.render(view);
   replay.setSeat(seated() && !hotseat ? view.viewer : null);
-  log.setJump((seq) => replay.go(replay.indexOfSeq(seq)));
+  log.setJump(jumpToSeq);
   const legend = replay.perspective() !== 'full' || (seated() && !hotseat);
   $('unseen-legend').hidden = !legend;
   $('unseen-legend-text').textContent = t('replay.unseenLegend');
+}
+
+// After the end the strip above the board says which step the replay
+// shows, where the eye is (the banner keeps the result).
+function showReplayStep(caption) {
+  const strip = $('news');
+  if (strip.textContent !== caption) strip.textContent = caption;
+  strip.dataset.kind = 'replay';
+  strip.title = caption;
+}
+
+// A log line was chosen: the replay goes there, and the board comes into
+// view if the page was scrolled away from it (a phone's log is far below).
+function jumpToSeq(seq) {
+  replay.go(replay.indexOfSeq(seq));
+  const box = $('board').getBoundingClientRect();
+  if (box.top < 0 || box.bottom > innerHeight) $('turn-banner').scrollIntoView({ block: 'start' });
+}
+
+// What the keyboard cursor is on, for screen readers (a live region: it is
+// rewritten only when the words change, so a redraw is not read again).
+function describeCursor(vertex) {
+  const text = state.view ? pointDescription(state.view, notes.list(), vertex) : vertex;
+  if ($('cursor-status').textContent !== text) $('cursor-status').textContent = text;
 }
 
 // ---- news: log, flashes, sounds, notifications -----------------------------
@@ -300,8 +353,9 @@ function afterAction(answer, mover, body) {
   accept(answer.view, event ? [event] : []);
   const turnOver = event && (event.type === 'move' || event.type === 'pass');
   if (hotseat && turnOver && !answer.view.over) curtain.raise(opponentOf(mover));
+  // An illegal try is told once, by the board: its mark and the news
+  // strip (no notice over the header: tries come in bursts).
   if (event?.type === 'illegal') {
-    notice(t('game.illegal', { vertex: event.vertex ?? body.vertex }));
     alerts.illegal();
   } else if (event?.type === 'move') {
     alerts.stonePlaced();
@@ -361,6 +415,43 @@ async function resign() {
 async function claim() {
   if (!state.view || !seated() || !clocks.claimable() || busy) return;
   if (await confirmAction(t('game.confirmClaim'), t('game.claim'))) act({ action: 'claim' });
+}
+
+// The end's score and next actions go where they are on the first screen:
+// under the board on a narrow screen (the side column falls far below it),
+// in the result panel at the top of the side column on a wide one (where
+// the board keeps its height).
+const WIDE = matchMedia('(min-width: 900px)');
+function placeResultActions() {
+  const actions = $('result-actions');
+  const home = WIDE.matches ? $('result-text') : $('board-summary');
+  if (actions.previousElementSibling !== home) home.after(actions);
+}
+
+// A new game at the same table: the same mode, settings, clock, level and
+// aid, this seat's colour again (both seats in hot-seat). Its seats are
+// kept on this device like any game made on the home page.
+async function newGameSameTable() {
+  const { game, viewer } = state.view ?? {};
+  if (!game || !seated()) return;
+  const body = {
+    mode: game.mode, settings: game.settings, time_control: game.time_control, deduction_aid: game.deduction_aid,
+  };
+  if (game.mode !== 'hotseat') Object.assign(body, { color: viewer, name: nameForRequest() });
+  if (game.mode === 'computer') body.level = game.level;
+  if (game.mode === 'online') body.public = game.public;
+  $('new-game').disabled = true;
+  try {
+    const created = await api.createGame(body);
+    const id = created.game.id;
+    for (const seat of created.seats ?? []) saveSeat(id, seat.color, seat.token);
+    saveGameSummary(id, { mode: game.mode, size: game.settings.size });
+    if (created.links?.invite) saveInviteLink(id, created.links.invite);
+    location.assign(`/g/${encodeURIComponent(id)}`);
+  } catch (error) {
+    notice(errorMessage(error));
+    $('new-game').disabled = false;
+  }
 }
 
 // ---- hot-seat handover ------------------------------------------------------
@@ -464,6 +555,13 @@ function wireControls() {
   $('pass').addEventListener('click', pass);
   $('resign').addEventListener('click', resign);
   $('claim').addEventListener('click', claim);
+  $('new-game').addEventListener('click', newGameSameTable);
+  // The second skip link: straight to the board, its cursor described.
+  $('skip-board').addEventListener('click', (event) => {
+    event.preventDefault();
+    $('board').focus();
+  });
+  WIDE.addEventListener('change', placeResultActions);
   $('confirm-move').addEventListener('click', () => pendingVertex && tryPoint(pendingVertex));
   $('cancel-move').addEventListener('click', () => { pendingVertex = null; render(); });
   $('ghost-mode').addEventListener('click', () => { ghostMode = !ghostMode; pendingVertex = null; render(); });
@@ -523,9 +621,7 @@ function setupModules() {
   board = new Board($('board'), {
     onPoint: tryPoint,
     onGhost: (vertex) => seated() && !state.view.over && notes.toggle(vertex),
-    onCursor: (vertex) => {
-      $('cursor-status').textContent = state.view ? pointDescription(state.view, notes.list(), vertex) : vertex;
-    },
+    onCursor: describeCursor,
   });
   log = new RefereeLog($('log'), $('log-empty'));
   clocks = new GameClocks($('clocks'), { onTick: renderClaim });
@@ -537,9 +633,10 @@ function setupModules() {
     last: $('replay-last'),
     caption: $('replay-caption'),
     perspectives: [...document.querySelectorAll('input[name="perspective"]')],
-  }, (model, { seq }) => {
+  }, (model, { seq, caption }) => {
     board.render({ ...model, heat: aid.heatForReplay(state.view, seq) });
     log.markCurrent(seq);
+    showReplayStep(caption);
   });
   curtain = new Curtain(
     { curtain: $('curtain'), text: $('curtain-text'), button: $('curtain-show'), gameArea: $('game-area') },
@@ -634,7 +731,7 @@ async function main() {
   else await notes.load(activeToken()).catch(() => {});
   state.accept(view);
   talk = new GameTalk({
-    gameId, hotseat, onNotice: notice, waitForFeed: !hotseat,
+    gameId, hotseat, quiet: hotseat || view.game.mode === 'computer', onNotice: notice, waitForFeed: !hotseat,
     withdraw: offeredRematch(gameId) ? () => withdrawRematch(gameId, notice) : null,
     cancelledWording: () => cancelledRematchWording(gameId),
     seat: () => (seated() ? { color: activeColor, token: activeToken() } : null),

@@ -239,6 +239,7 @@ async function showShare(created) {
   $('invite-link').value = links.invite;
   $('watch-link').value = links.watch;
   $('play-link').href = links.play;
+  $('share-native').hidden = typeof navigator.share !== 'function';
   for (const section of document.querySelectorAll('.quick, .custom, .about')) section.hidden = true;
   $('share').hidden = false;
   $('share-title').focus();
@@ -249,6 +250,16 @@ async function showShare(created) {
     image.hidden = false;
   } catch (error) {
     $('copy-status').textContent = errorMessage(error);
+  }
+}
+
+// The device's own share sheet (navigator.share, where it exists) with the
+// invite link; closing the sheet is no error.
+async function shareInvite() {
+  try {
+    await navigator.share({ title: t('share.nativeTitle'), text: t('share.nativeText'), url: $('invite-link').value });
+  } catch (error) {
+    if (error?.name !== "AbortError") $("copy-status").textContent = t("share.nativeFailed");
   }
 }
 
@@ -305,6 +316,7 @@ function wire() {
   for (const button of document.querySelectorAll('button[data-copy]')) {
     button.addEventListener('click', () => copyFrom($(button.dataset.copy), $('copy-status')));
   }
+  $('share-native').addEventListener('click', shareInvite);
   $('another').addEventListener('click', () => {
     $('share').hidden = true;
     for (const section of document.querySelectorAll('.quick, .custom, .about')) section.hidden = false;

@@ -12,7 +12,7 @@ import { api } from './api.js';
 import { LiveFeed } from './live.js';
 import { loadSeats, saveSeat, saveGameSummary } from './storage.js';
 import { describeTimeControl } from './time-format.js';
-import { nameForRequest } from './names.js';
+import { nameForRequest, versusText } from './names.js';
 
 const $ = (id) => document.getElementById(id);
 const POLL_MS = 5000;
@@ -57,7 +57,7 @@ function row(entry, action) {
   if (names.black || names.white) {
     const who = document.createElement('span');
     who.className = 'lobby-names';
-    who.textContent = t('names.versus', { black: names.black || t('color.black'), white: names.white || t('color.white') });
+    who.textContent = versusText(names, (color) => entry.free === color);
     text.append(' ', who);
   }
   item.append(text, action);

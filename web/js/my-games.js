@@ -14,6 +14,7 @@ import { listGames, loadSeats, forgetGame, getPref, setPref } from './storage.js
 import { confirmAction } from './dialog.js';
 import { describeTimeControl } from './time-format.js';
 import { resultText } from './game-panels.js';
+import { versusText } from './names.js';
 
 const $ = (id) => document.getElementById(id);
 const PARALLEL_READS = 4;
@@ -69,7 +70,7 @@ function describe(entry) {
   if (view) parts.push(describeTimeControl(view.game.time_control));
   const names = { black: view?.seats?.black?.name, white: view?.seats?.white?.name };
   if (names.black || names.white) {
-    parts.push(t('names.versus', { black: names.black || t('color.black'), white: names.white || t('color.white') }));
+    parts.push(versusText(names, (color) => view.game.mode === 'online' && !view.seats?.[color]?.taken));
   }
   parts.push(mode === 'hotseat' ? t('myGames.bothSeats') : t('role.player', { color: t(`color.${entry.colors[0]}`) }));
   return parts.join(' · ');

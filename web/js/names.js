@@ -60,9 +60,28 @@ export function problemText(reason, kind) {
   return t(`talk.reason.${reason}`, { max: kind === 'name' ? NAME_MAX : MESSAGE_MAX });
 }
 
-// How a seat is called: its name, else its colour ("Black").
+// How a seat is called: its name, the computer with its level ("Computer
+// (strong)"), else its colour ("Black").
 export function seatName(view, color) {
-  return view?.seats?.[color]?.name || t(`color.${color}`);
+  const seat = view?.seats?.[color];
+  if (seat?.name) return seat.name;
+  if (seat?.computer && view.game?.level) return t(`names.computer.${view.game.level}`);
+  return t(`color.${color}`);
+}
+
+// Whether the seat is called something other than its colour.
+export function seatNamed(view, color) {
+  const seat = view?.seats?.[color];
+  return Boolean(seat?.name || (seat?.computer && view.game?.level));
+}
+
+// "Carol vs White: seat free" for a list of games: each seat's name, else
+// its colour, and a seat nobody took said to be free (a bare colour would
+// read like a player called White). names: {black, white}; free(color):
+// whether that seat is free.
+export function versusText(names, free) {
+  const label = (color) => names[color] || (free(color) ? t('names.freeSeat', { color: t(`color.${color}`) }) : t(`color.${color}`));
+  return t('names.versus', { black: label('black'), white: label('white') });
 }
 
 // A name input (home page, join): filled with the remembered name, checked

@@ -77,6 +77,7 @@ export class Rematch {
     this.pollTimer = null;
     this.offerSeen = null;
     this.declinedHere = new Set();
+    this.offerers = new Map();
     elements.button.addEventListener('click', () => this.take());
     elements.accept.addEventListener('click', () => this.take());
     elements.decline.addEventListener('click', () => this.decline());
@@ -88,21 +89,40 @@ export class Rematch {
     const offered = view.rematch?.id ?? null;
     const open = Boolean(offered) && !view.rematch.cancelled;
     const joined = open && Object.keys(loadSeats(offered)).length > 0;
-    const fromOpponent = seated && open && !joined && !this.hotseat();
-    button.hidden = !seated || joined || fromOpponent;
+    const unjoined = seated && open && !joined && !this.hotseat();
+    const who = unjoined ? this.offerer(view, offered) : null;
+    const fromOpponent = who === 'opponent';
+    const mine = who === 'self';
+    button.hidden = !seated || joined || unjoined;
     button.textContent = open ? t('result.acceptRematch') : t('result.offerRematch');
-    link.hidden = !open || (seated && !joined);
+    link.hidden = !open || (seated && !joined && !mine);
     if (open) {
       link.href = `/g/${encodeURIComponent(offered)}`;
       link.textContent = joined ? t('result.goRematch') : t('result.watchRematch');
     }
     offer.hidden = !fromOpponent;
     offerText.textContent = t('rematch.offered');
-    status.textContent = this.statusText(view, seated);
+    status.textContent = mine ? t('rematch.offeredByYou') : this.statusText(view, seated);
     if (fromOpponent && this.offerSeen !== offered) {
       this.offerSeen = offered;
       this.onOffer();
     }
+  }
+
+  // Who made the open offer of rematch game `offered`, which this device
+  // holds no seat of: 'self' (from another device, or storage since
+  // cleared), 'opponent', or 'pending' while its public view is read. The
+  // offerer took a seat there, of the other colour (a rematch swaps them).
+  offerer(view, offered) {
+    const known = this.offerers.get(offered);
+    if (known) return known;
+    this.offerers.set(offered, 'pending');
+    const other = view.viewer === 'black' ? 'white' : 'black';
+    api.view(offered, null).then((rematch) => {
+      const self = rematch.seats?.[other]?.taken && !rematch.seats?.[view.viewer]?.taken;
+      this.offerers.set(offered, self ? 'self' : 'opponent');
+    }, () => this.offerers.set(offered, 'opponent')).then(() => this.render(this.getView()));
+    return 'pending';
   }
 
   // What became of an ended offer, said to the players of this page.

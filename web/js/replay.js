@@ -168,14 +168,17 @@ export class ReplayControls {
     const frame = this.frames[index];
     const total = this.frames.length - 1;
     const final = index === total;
+    // Counted like the log ("Move 12"), with the announcement's place among
+    // all of them, since illegal tries are steps of the replay too.
+    const turn = frame.event?.turn;
     this.el.caption.textContent = frame.event
-      ? t('replay.step', { step: index, total, text: describeEvent(frame.event) })
+      ? t('replay.step', { turn, step: index, total, text: describeEvent(frame.event) })
       : t('replay.start', { count: total });
-    this.el.slider.setAttribute('aria-valuetext', t('replay.position', { step: index, total }));
+    this.el.slider.setAttribute('aria-valuetext', frame.event ? t('replay.position', { turn, step: index, total }) : this.el.caption.textContent);
     this.el.first.disabled = this.el.previous.disabled = index === 0;
     this.el.next.disabled = this.el.last.disabled = final;
     const model = frameModel(frame, this.perspective(), { ...this.context, final });
-    this.onShow(model, { final, index, seq: frame.event?.seq ?? 0 });
+    this.onShow(model, { final, index, seq: frame.event?.seq ?? 0, caption: this.el.caption.textContent });
   }
 
   refresh() {

@@ -19,7 +19,7 @@ import { errorMessage } from './page.js';
 import { confirmAction } from './dialog.js';
 import { getPref, setPref } from './storage.js';
 import {
-  MESSAGE_MAX, NAME_MAX, textProblem, problemText, rememberedName, rememberName, seatName,
+  MESSAGE_MAX, NAME_MAX, textProblem, problemText, rememberedName, rememberName, seatName, seatNamed,
 } from './names.js';
 
 const ROOMS = ['players', 'spectators'];
@@ -379,7 +379,7 @@ export class TablePanel {
   }
 
   renderVersus(view) {
-    const label = (color) => (view.seats?.[color]?.name
+    const label = (color) => (seatNamed(view, color)
       ? t('names.seat', { name: seatName(view, color), color: t(`color.${color}`) })
       : t(`color.${color}`));
     this.versus.textContent = t('names.versus', { black: label('black'), white: label('white') });
