@@ -100,8 +100,9 @@ static cJSON *random_value(uint64_t *s, int depth) {
         for (int n = (int)(rnd(s) % 6); c && n > 0; n--) {
             cJSON *v = random_value(s, depth + 1);
             if (object) {
-                snprintf(text, sizeof text, "k%d\"", n);
-                cJSON_AddItemToObject(c, text, v);
+                char key[16];
+                snprintf(key, sizeof key, "k%d\"", n);
+                cJSON_AddItemToObject(c, key, v);
             } else {
                 cJSON_AddItemToArray(c, v);
             }
