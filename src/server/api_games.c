@@ -29,6 +29,7 @@
 #include "wire/clock_json.h"
 #include "wire/json_number.h"
 #include "wire/json_parse.h"
+#include "wire/json_print.h"
 #include "wire/qr_svg.h"
 #include "wire/settings_json.h"
 #include "wire/chat_json.h"
@@ -87,10 +88,11 @@ static void send_status(http_request *rq, games_status st) {
 }
 
 static void send_cjson(http_request *rq, int status, const cJSON *o) {
-    char *text = o ? cJSON_PrintUnformatted(o) : NULL;
-    if (text) http_send_json(rq, status, text, strlen(text));
+    size_t len = 0;
+    char *text = o ? json_print(o, &len) : NULL;
+    if (text) http_send_json(rq, status, text, len);
     else http_send_error(rq, 500, "internal", "The server ran out of memory.");
-    cJSON_free(text);
+    free(text);
 }
 
 /* Sends o (which may be NULL: out of memory) and frees it. */

@@ -54,7 +54,6 @@ void game_free(game *g) {
     referee_free(g->ref);
     free(g->at_ms);
     store_game_free_fields(&g->row);
-    for (int c = 0; c < 3; c++) cJSON_Delete(g->last[c].answer);
     game_invalidate(g);
     game_aid_free(g);
     pthread_mutex_destroy(&g->lock);
@@ -149,24 +148,19 @@ static int requester_of(const action *a) {
     return a->kind == ACT_FORFEIT ? color_other(a->color) : a->color;
 }
 
-/* Each seat's last answer, so a retry after a restart still gets it. */
-static bool rebuild_answers(game *g) {
+/* Each seat's last action, so that a retry after a restart is known as
+ * one (its answer is rendered when it comes: repeat_answer). */
+static void note_last_actions(game *g) {
     int n = referee_event_count(g->ref);
     for (int seq = n; seq >= 1; seq--) {
         const action *a = referee_action(g->ref, seq);
         int seat = requester_of(a);
         seat_answer *sa = &g->last[seat];
         if (!seat || sa->seq) continue;
-        referee *then = seq == n ? g->ref : referee_replay(g->ref, seq);
-        if (!then) return false;
-        sa->answer = game_answer_of(g, then, seat, seq);
-        if (then != g->ref) referee_free(then);
-        if (!sa->answer) return false;
         sa->seq = seq;
         sa->act = *a;
         if (g->last[BLACK].seq && g->last[WHITE].seq) break;
     }
-    return true;
 }
 
 /* The row's settings, options and time control. */
@@ -209,7 +203,7 @@ game *game_from_store(game_env *env, store_game *row, const store_action *acts, 
         ok = (snprintf(err, errlen, "cannot read its names and chat: %s", store_strerror(*store_rc)), false);
     if (ok && (*store_rc = load_rematch_state(g)) != STORE_OK)
         ok = (snprintf(err, errlen, "cannot read its rematch: %s", store_strerror(*store_rc)), false);
-    if (ok && !rebuild_answers(g)) ok = (snprintf(err, errlen, "out of memory"), false);
+    if (ok) note_last_actions(g);
     if (!ok) {
         game_free(g);
         return NULL;
@@ -218,7 +212,7 @@ game *game_from_store(game_env *env, store_game *row, const store_action *acts, 
     return g;
 }
 
-/* Replaces what the log determines in g (referee, times, last answers,
+/* Replaces what the log determines in g (referee, times, last actions,
  * row) with the store's, keeping g's watchers and references; false (g
  * unchanged) if the store cannot be read. Game lock held. */
 static bool reload_log(game *g) {
@@ -485,9 +479,17 @@ static int enforce_clock(game *g, int64_t now) {
     return commit_event(g, &a, ev, now) == GAMES_OK ? 1 : -1;
 }
 
-/* The seat's last answer again (a retry). */
-static games_status repeat_answer(const seat_answer *last, cJSON **answer) {
-    *answer = cJSON_Duplicate(last->answer, true);
+/* Seat color's answer to its last action again (a retry), rendered as the
+ * first one was: its event, and its view and clock as of that event (a
+ * replay when the game has moved on since). Answers are not kept between
+ * requests: an idle game would hold two rendered views for a rare retry.
+ * Game lock held. */
+static games_status repeat_answer(game *g, int color, cJSON **answer) {
+    int seq = g->last[color].seq;
+    referee *then = seq == referee_event_count(g->ref) ? g->ref : referee_replay(g->ref, seq);
+    if (!then) return GAMES_ERROR;
+    *answer = game_answer_of(g, then, color, seq);
+    if (then != g->ref) referee_free(then);
     return *answer ? GAMES_OK : GAMES_ERROR;
 }
 
@@ -502,7 +504,7 @@ static games_status act_locked(game *g, int color, int seq, const action *a, cJS
     if ((g->log_in_doubt || seq > referee_event_count(g->ref) + 1) && !reload_log(g) && g->log_in_doubt)
         return GAMES_UNAVAILABLE;
     seat_answer *last = &g->last[color];
-    if (last->seq && seq == last->seq && same_action(a, &last->act)) return repeat_answer(last, answer);
+    if (last->seq && seq == last->seq && same_action(a, &last->act)) return repeat_answer(g, color, answer);
     if (g->row.cancelled_at_ms) return GAMES_CANCELLED;
     int64_t now = game_env_now_ms(g->env);
     if (enforce_clock(g, now) < 0) return GAMES_UNAVAILABLE;
@@ -522,13 +524,10 @@ static games_status act_locked(game *g, int color, int seq, const action *a, cJS
         return act_locked(g, color, seq, a, answer); /* judged again on the log */
     if (st != GAMES_OK) return st;
     metrics_move_played(kind);
-    cJSON *fresh = game_answer_of(g, g->ref, color, seq);
-    if (!fresh) return GAMES_ERROR; /* stored: the next read shows it */
-    cJSON_Delete(last->answer);
     last->seq = seq;
     last->act = *a;
-    last->answer = fresh;
-    return repeat_answer(last, answer);
+    *answer = game_answer_of(g, g->ref, color, seq);
+    return *answer ? GAMES_OK : GAMES_ERROR; /* stored either way: a retry or the next read shows it */
 }
 
 games_status game_act(game *g, int color, int seq, const action *a, cJSON **answer) {

@@ -19,10 +19,9 @@
 
 enum { VIEWERS = 4 }; /* index by viewer: 1 black, 2 white, 3 spectator */
 
-typedef struct seat_answer { /* a seat's last accepted action and its answer */
+typedef struct seat_answer { /* a seat's last accepted action (its answer is rendered on a retry) */
     int seq;                 /* 0: none */
     action act;
-    cJSON *answer; /* {"event":..,"view":..} */
 } seat_answer;
 
 struct game {

@@ -1,0 +1,23 @@
+/* json_print: a cJSON tree as compact text, byte for byte what
+ * cJSON_PrintUnformatted gives, at a fraction of its cost.
+ *
+ * cJSON prints every number with sprintf("%1.15g") and reads it back with
+ * sscanf to check the round trip; a view holds about a hundred whole
+ * numbers (seq, turn, counts, times), and that pair was 45% of the
+ * instructions of a view read (docs: /work/shared-notes/i22-profile.md).
+ * Here a whole number below 10^15 in magnitude, which "%1.15g" writes as
+ * plain digits, is written as digits directly; any other number goes
+ * through cJSON's own printer, so the text never differs. */
+#ifndef PG_WIRE_JSON_PRINT_H
+#define PG_WIRE_JSON_PRINT_H
+
+#include <stddef.h>
+
+#include <cjson/cJSON.h>
+
+/* item as cJSON_PrintUnformatted prints it (free() the text), its length
+ * in *len_out when len_out is not NULL; NULL when out of memory or when
+ * cJSON would fail too (an invalid item, a raw item without text). */
+char *json_print(const cJSON *item, size_t *len_out);
+
+#endif
