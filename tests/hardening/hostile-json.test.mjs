@@ -20,6 +20,9 @@ let server, game, lobbyGame;
 before(async () => {
   server = await startServer();
   game = await newGame(server.url, { mode: 'online' });
+  // A spectators' message, so that its report route reaches its parser.
+  const said = await request(server.url, 'POST', `/api/v1/games/${game.id}/chat`, { body: { text: 'hello' } });
+  assert.equal(said.status, 201, said.text);
   lobbyGame = (await api.create(server.url, { mode: 'online', color: 'black', public: true })).json;
 });
 
@@ -39,7 +42,7 @@ function routes() {
     ['PUT', `${g}/name`, game.tokens.black],
     ['POST', `${g}/actions`, game.tokens.black],
     ['PUT', `${g}/notes`, game.tokens.black],
-    ['POST', `${g}/chat/2/1/report`, null],         // a report, by a spectator
+    ['POST', `${g}/chat/spectators/1/report`, null],         // a report, by a spectator
     ['POST', `${g}/rematch`, game.tokens.black],
   ];
 }
