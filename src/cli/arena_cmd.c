@@ -300,7 +300,8 @@ static void play_opening(game_ctx *g) {
         if (n == 0) return;
         const ref_event *ev;
         point p = choice[rng_below(&r, (uint32_t)n)];
-        if (referee_apply(g->r, (action){ ACT_ATTEMPT, colour, p }, &ev) != REFUSE_NONE || ev->kind != EV_MOVE)
+        if (referee_apply(g->r, (action){ ACT_ATTEMPT, colour, p }, &ev) != REFUSE_NONE ||
+            ev->kind != EV_MOVE)
             return; /* superko, say: the players take over from here */
     }
 }
@@ -367,8 +368,8 @@ static void count_pair(arena *ar, int first) {
     long n = 0;
     for (int k = 0; k < 5; k++) n += ar->pairs[k];
     fprintf(stderr, "arena: pair %ld: A %.1f of 2, LLR %.2f [%.2f, %.2f], Elo %+.1f [%+.1f, %+.1f]\n", n,
-            g[0].a_score + g[1].a_score, ar->verdict.llr, ar->verdict.lower, ar->verdict.upper, ar->verdict.elo,
-            ar->verdict.elo_low, ar->verdict.elo_high);
+            g[0].a_score + g[1].a_score, ar->verdict.llr, ar->verdict.lower, ar->verdict.upper,
+            ar->verdict.elo, ar->verdict.elo_low, ar->verdict.elo_high);
     if (ar->verdict.verdict != SPRT_CONTINUE && n >= SPRT_MIN_PAIRS) atomic_store(&ar->stop, true);
 }
 
@@ -422,9 +423,7 @@ static void print_side(const arena *ar, int who) {
            who == 0 ? "a" : "b", result_word(ar->name[who], word, sizeof word), per_move, attempts, per_s);
 }
 
-static const char *verdict_name(sprt_verdict v) {
-    return v == SPRT_H1 ? "H1" : v == SPRT_H0 ? "H0" : "none";
-}
+static const char *verdict_name(sprt_verdict v) { return v == SPRT_H1 ? "H1" : v == SPRT_H0 ? "H0" : "none"; }
 
 /* The SPRT's outcome: pairs, LLR against its bounds, the verdict, and the
  * Elo difference with its interval from the pairs' variance. */
@@ -440,12 +439,12 @@ static void print_sprt(const arena *ar) {
            v->verdict == SPRT_H1   ? "H1 accepted (A is stronger by about elo1)"
            : v->verdict == SPRT_H0 ? "H0 accepted (A is not stronger by elo1)"
                                    : "no decision within the games allowed");
-    printf("  score %.1f%%, Elo %+.1f [%+.1f, %+.1f] (95%%, pentanomial)\n", 100 * v->score, v->elo, v->elo_low,
-           v->elo_high);
+    printf("  score %.1f%%, Elo %+.1f [%+.1f, %+.1f] (95%%, pentanomial)\n", 100 * v->score, v->elo,
+           v->elo_low, v->elo_high);
     printf("RESULT sprt pairs=%ld penta=%ld,%ld,%ld,%ld,%ld llr=%.4f lower=%.4f upper=%.4f verdict=%s "
            "score=%.4f elo=%.1f elo_low=%.1f elo_high=%.1f\n",
-           n, ar->pairs[0], ar->pairs[1], ar->pairs[2], ar->pairs[3], ar->pairs[4], v->llr, v->lower, v->upper,
-           verdict_name(v->verdict), v->score, v->elo, v->elo_low, v->elo_high);
+           n, ar->pairs[0], ar->pairs[1], ar->pairs[2], ar->pairs[3], ar->pairs[4], v->llr, v->lower,
+           v->upper, verdict_name(v->verdict), v->score, v->elo, v->elo_low, v->elo_high);
 }
 
 static void print_report(const arena *ar, double wall) {
@@ -506,7 +505,8 @@ static const char usage_text[] =
     "                       [--capture N] [--threads K] [--seed S]\n"
     "                       [--timeout SECONDS] [--sgf DIR] [--opening PLIES]\n"
     "                       [--sprt ELO0,ELO1 [--alpha A] [--beta B]]\n"
-    "  PLAYER: random, heuristic, flat or strong, optionally :N (N playouts a\n"
+    "  PLAYER: random, heuristic, flat, strong or reference (the textbook ISMCTS),\n"
+    "          the last three optionally :N (N playouts a\n"
     "          decision; default 10000) or :Nms (N milliseconds a decision);\n"
     "          or gtp:COMMAND, an engine speaking docs/GTP.md (one process a\n"
     "          thread; --timeout, default 60, bounds each of its answers).\n"
@@ -567,7 +567,8 @@ static bool parse_args(int argc, char **argv, arena *ar) {
         case 'o': ar->sgf_dir = optarg; break;
         case 'O': ar->opening = atoi(optarg); break;
         case 'P':
-            if (sscanf(optarg, "%lf,%lf", &ar->sprt.elo0, &ar->sprt.elo1) != 2 || ar->sprt.elo1 <= ar->sprt.elo0)
+            if (sscanf(optarg, "%lf,%lf", &ar->sprt.elo0, &ar->sprt.elo1) != 2 ||
+                ar->sprt.elo1 <= ar->sprt.elo0)
                 return false;
             ar->sprt_on = true;
             break;

@@ -41,9 +41,9 @@ typedef struct sprt_test {
 typedef enum { SPRT_CONTINUE = 0, SPRT_H0, SPRT_H1 } sprt_verdict;
 
 typedef struct sprt_state {
-    double llr;                /* log-likelihood ratio */
-    double lower, upper;       /* the bounds */
-    double score;              /* mean score per game, 0..1 */
+    double llr;                    /* log-likelihood ratio */
+    double lower, upper;           /* the bounds */
+    double score;                  /* mean score per game, 0..1 */
     double elo, elo_low, elo_high; /* the Elo difference, 95% normal interval */
     sprt_verdict verdict;
 } sprt_state;
