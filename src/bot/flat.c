@@ -53,14 +53,13 @@ static void simulate(flat_work *fw, const bot_memory *m, int n_cand, long k, rng
     double result;
     if (i == n_cand) {
         board_pass(&fw->sample);
-        result =
-            search_finish(&fw->sample, me, color_other(me), m->view.passes + 1, PASS_POINT, komi, r, NULL);
+        result = search_finish(&fw->sample, me, color_other(me), m->view.passes + 1, komi, r, NULL);
     } else {
         point p = fw->cand[i];
         memset(fw->first_mover, 0, (size_t)board_points(&fw->sample));
         fw->first_mover[p] = (uint8_t)me;
         board_play(&fw->sample, me, p, NULL);
-        result = search_finish(&fw->sample, me, color_other(me), 0, p, komi, r, fw->first_mover);
+        result = search_finish(&fw->sample, me, color_other(me), 0, komi, r, fw->first_mover);
         for (point q = 0; q < board_points(&fw->sample); q++)
             if (fw->first_mover[q] == me) {
                 fw->amaf_n[q] += 1;

@@ -219,10 +219,9 @@ static void simulate(tree_work *tw, const bot_memory *m, rng *r) {
         passes = 0;
     }
     bool ended_on_pass = depth > 0 && tw->mine[depth - 1] == PASS_POINT;
-    point last = depth == 0 || ended_on_pass ? PASS_POINT : tw->theirs[depth - 1];
     double result = decided >= 0 ? decided
                                  : search_finish(&tw->sample, me, ended_on_pass ? opp : me,
-                                                 ended_on_pass ? passes : 0, last, komi, r, tw->first_mover);
+                                                 ended_on_pass ? passes : 0, komi, r, tw->first_mover);
     backup(tw, depth, me, result);
 }
 

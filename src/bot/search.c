@@ -1,7 +1,7 @@
 /* search: helpers shared by the Monte-Carlo players (see search.h). */
 #include "bot/search.h"
 
-#include "bot/policy.h"
+#include "engine/playout.h"
 #include "util/now.h"
 
 /* The share of a result that is the score margin rather than the win: a
@@ -52,15 +52,14 @@ point search_random_move(const board *b, int c, rng *r) {
     return PASS_POINT;
 }
 
-double search_finish(board *b, int me, int to_move, int passes, point last, int komi_x2, rng *r,
-                     uint8_t *first_mover) {
+double search_finish(board *b, int me, int to_move, int passes, int komi_x2, rng *r, uint8_t *first_mover) {
     int score_x2; /* black minus white, komi included */
     if (passes >= 2) {
         int black, white;
         board_score_area(b, &black, &white);
         score_x2 = 2 * (black - white) - komi_x2;
     } else {
-        score_x2 = policy_playout(b, to_move, last, komi_x2, r, first_mover).score_x2;
+        score_x2 = playout_random(b, to_move, komi_x2, r, first_mover).score_x2;
     }
     double margin = (me == BLACK ? score_x2 : -score_x2) / (2.0 * board_points(b));
     double win = margin > 0 ? 1.0 : margin < 0 ? 0.0 : 0.5;

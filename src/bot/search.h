@@ -41,12 +41,10 @@ bool search_continue(const search_budget *b, long done);
 point search_random_move(const board *b, int c, rng *r);
 
 /* The game's value for `me` after the position on b, `to_move` to play,
- * `passes` passes in a row just made, the last move being `last` (a point,
- * or PASS_POINT), in [0, 1]: mostly the win (1, 0.5 for a jigo, 0), a
- * tenth the score margin. Two passes end it at once (scored as it stands),
- * otherwise a playout of the policy (policy.h) finishes it; first_mover
- * gets AMAF colours (see playout_random) if not NULL. */
-double search_finish(board *b, int me, int to_move, int passes, point last, int komi_x2, rng *r,
-                     uint8_t *first_mover);
+ * `passes` passes in a row just made, in [0, 1]: mostly the win (1, 0.5 for
+ * a jigo, 0), a tenth the score margin. Two passes
+ * end it at once (scored as it stands), otherwise a light playout finishes
+ * it; first_mover gets AMAF colours (see playout_random) if not NULL. */
+double search_finish(board *b, int me, int to_move, int passes, int komi_x2, rng *r, uint8_t *first_mover);
 
 #endif

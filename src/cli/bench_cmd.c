@@ -1,9 +1,8 @@
 /* `phantomgo bench`: the engine benchmark, one table on stdout.
  *
  * Measures, on one thread (so one core), for a fixed wall time each:
- *  - uniform random light playouts from the empty board (the engine's
- *    inner loop), on 9x9 (target: 80,000 per second) and on 19x19, and
- *    the search players' playouts with Go knowledge (bot/policy.h) on 9x9;
+ *  - uniform random light playouts from the empty board (the bot's inner
+ *    loop), on 9x9 (target: 80,000 per second) and on 19x19;
  *  - random full Phantom Go games through the referee: blind random players
  *    try points that are neither their own stones nor their own eyes nor
  *    already tried this turn, get illegal answers, retry, pass when nothing
@@ -25,7 +24,6 @@
 #include <time.h>
 
 #include "bot/aid.h"
-#include "bot/policy.h"
 #include "engine/playout.h"
 #include "engine/referee.h"
 #include "engine/rng.h"
@@ -55,7 +53,7 @@ static void print_row(const bench_row *r) {
     fflush(stdout);
 }
 
-static bench_row bench_playouts(int size, bool policy, double seconds, uint64_t seed) {
+static bench_row bench_playouts(int size, double seconds, uint64_t seed) {
     board empty, b;
     board_init(&empty, size, false);
     rng r;
@@ -65,18 +63,16 @@ static bench_row bench_playouts(int size, bool policy, double seconds, uint64_t 
     while (elapsed < seconds) {
         for (int i = 0; i < 256; i++, n++) {
             board_copy(&b, &empty);
-            if (policy) policy_playout(&b, BLACK, PASS_POINT, 15, &r, NULL);
-            else playout_random(&b, BLACK, 15, &r, NULL);
+            playout_random(&b, BLACK, 15, &r, NULL);
         }
         elapsed = now_thread_cpu_s() - start;
     }
-    bench_row row = { policy ? "bot policy playouts from the empty board"
-                             : "light random playouts from the empty board",
+    bench_row row = { "light random playouts from the empty board",
                       size == 9 ? "9x9" : "19x19",
                       "playouts/s",
                       n,
                       elapsed,
-                      size == 9 && !policy ? PLAYOUT_TARGET_9X9 : 0 };
+                      size == 9 ? PLAYOUT_TARGET_9X9 : 0 };
     return row;
 }
 
@@ -181,8 +177,7 @@ static referee *middle_game(const game_settings *s, bot_memory mem[3]) {
     bot_memory_init(&mem[BLACK], s, BLACK);
     bot_memory_init(&mem[WHITE], s, WHITE);
     int seen = 0, target = s->size * s->size / 5;
-    for (uint64_t seed = 1; r && referee_to_move(r) != EMPTY && mem[BLACK].view.moves[BLACK] * 2 < target;
-         seed++) {
+    for (uint64_t seed = 1; r && referee_to_move(r) != EMPTY && mem[BLACK].view.moves[BLACK] * 2 < target; seed++) {
         int c = referee_to_move(r);
         point p = bot_choose(&random_player, &mem[c], seed, NULL);
         action a = { p == PASS_POINT ? ACT_PASS : ACT_ATTEMPT, c, p };
@@ -209,12 +204,8 @@ static bench_row bench_aid(int size, double seconds) {
         elapsed = now_thread_cpu_s() - start;
     }
     referee_free(r);
-    return (bench_row){ "deduction aid estimates (ms each: 1000/rate)",
-                        size == 9 ? "9x9" : "19x19",
-                        "estim./s",
-                        n,
-                        elapsed > 0 ? elapsed : 1,
-                        0 };
+    return (bench_row){ "deduction aid estimates (ms each: 1000/rate)", size == 9 ? "9x9" : "19x19", "estim./s",
+                        n, elapsed > 0 ? elapsed : 1, 0 };
 }
 
 static const char usage_text[] =
@@ -246,11 +237,9 @@ int cmd_bench(int argc, char **argv) {
     }
     if (storage_dir) return store_bench_report(stdout, storage_dir, "schema.sql", 200, seconds);
     print_header();
-    bench_row row = bench_playouts(9, false, seconds, 1);
+    bench_row row = bench_playouts(9, seconds, 1);
     print_row(&row);
-    row = bench_playouts(19, false, seconds, 1);
-    print_row(&row);
-    row = bench_playouts(9, true, seconds, 1);
+    row = bench_playouts(19, seconds, 1);
     print_row(&row);
     bench_row rows[2];
     bench_games(seconds, false, rows);
