@@ -2,9 +2,11 @@
 # `make bench-bot BASE=<commit or binary>`: is the working tree's computer
 # player stronger than a base? A sequential probability ratio test, as
 # chess engines test every change (Stockfish's fishtest): the working
-# tree's player (A, in the arena's process) plays the base's (B, the base
-# binary's `phantomgo gtp --player`, docs/GTP.md) at the same time per
-# decision, in pairs of games from the same seed and random opening with
+# tree's player (A, its binary's `phantomgo gtp --player`, docs/GTP.md)
+# plays the base's (B, the same from the base binary) at the same time per
+# decision, both behind the same protocol in processes of their own (an
+# in-process A against a GTP B measured lopsided on a loaded machine even
+# with the same player on both sides), in pairs of games from the same seed and random opening with
 # the colours swapped, until the pentanomial log-likelihood ratio crosses
 # a bound or the game cap is reached (phantomgo arena --sprt,
 # src/cli/arena_stats.h). It prints games, score, Elo with its interval,
@@ -52,7 +54,7 @@ mkdir -p "$logs"
 log=$logs/sprt-$(date -u +%Y%m%dT%H%M%S).log
 echo "sprt: A=$a (working tree) vs B=$b ($base_bin), ${SPRT_SIZE:-9}x${SPRT_SIZE:-9}, log $log" >&2
 # shellcheck disable=SC2086
-nice -n 10 "$bin" arena --a "$a" --b "gtp:$base_bin gtp --player $b" \
+nice -n 10 "$bin" arena --a "gtp:$(realpath "$bin") gtp --player $a" --b "gtp:$base_bin gtp --player $b" \
     --games "${SPRT_GAMES:-2000}" --size "${SPRT_SIZE:-9}" --komi "${SPRT_KOMI:-7.5}" \
     --opening "${SPRT_OPENING:-2}" --threads "${SPRT_THREADS:-1}" --seed "${SPRT_SEED:-1}" \
     --sprt "${SPRT_ELO0:-0},${SPRT_ELO1:-10}" --alpha "${SPRT_ALPHA:-0.05}" --beta "${SPRT_BETA:-0.05}" \
