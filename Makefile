@@ -117,8 +117,10 @@ bench: all
 	scripts/install-deps.sh bench
 	bench/run.sh
 
+# bench-bot: the strength ladder; with BASE=<commit or binary>, an SPRT of
+# the working tree's player against that base instead (bench/sprt.sh).
 bench-bot: all
-	bench/bot-ladder.sh
+	$(if $(BASE),BASE='$(BASE)' bench/sprt.sh,bench/bot-ladder.sh)
 
 bench-computer: all
 	bench/computer.sh

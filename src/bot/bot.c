@@ -17,10 +17,8 @@ static const struct {
     const char *name;
     bot_kind kind;
 } kinds[] = {
-    { "random", BOT_RANDOM },
-    { "heuristic", BOT_HEURISTIC },
-    { "flat", BOT_FLAT },
-    { "strong", BOT_STRONG },
+    { "random", BOT_RANDOM }, { "heuristic", BOT_HEURISTIC }, { "flat", BOT_FLAT },
+    { "strong", BOT_STRONG }, { "reference", BOT_REFERENCE },
 };
 
 /* "NAME", "NAME:PLAYOUTS" or "NAME:MSms". */
@@ -66,6 +64,7 @@ point bot_choose(const bot_config *cfg, const bot_memory *m, uint64_t seed, bot_
     else if (cfg->kind == BOT_RANDOM) choice = random_choose(m, &r);
     else if (cfg->kind == BOT_HEURISTIC) choice = heuristic_choose(m, &r);
     else if (cfg->kind == BOT_FLAT) choice = flat_choose(cfg, m, &r, start, &playouts);
+    else if (cfg->kind == BOT_REFERENCE) choice = reference_choose(cfg, m, &r, start, &playouts);
     else choice = ismcts_choose(cfg, m, &r, start, &playouts);
     if (stats_out) *stats_out = (bot_stats){ playouts, now_monotonic_s() - start };
     return choice;

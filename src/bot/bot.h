@@ -30,7 +30,9 @@
 #include "engine/board.h"
 #include "engine/view.h"
 
-typedef enum { BOT_RANDOM = 0, BOT_HEURISTIC, BOT_FLAT, BOT_STRONG } bot_kind;
+/* BOT_REFERENCE is the textbook ISMCTS (reference.c), a yardstick for
+ * measuring the others, not a product level. */
+typedef enum { BOT_RANDOM = 0, BOT_HEURISTIC, BOT_FLAT, BOT_STRONG, BOT_REFERENCE } bot_kind;
 
 /* What the player knows about a possible opponent stone at a point. */
 enum {
@@ -72,8 +74,8 @@ typedef struct bot_stats {
     double seconds; /* wall-clock time spent */
 } bot_stats;
 
-/* Parses a player for the arena: "random", "heuristic", "flat" or
- * "strong", the last two with the ladder's 10,000 simulations a decision
+/* Parses a player for the arena: "random", "heuristic", "flat", "strong"
+ * or "reference", the last three with the ladder's 10,000 simulations a decision
  * unless followed by ":N" (N simulations) or ":Nms" (N milliseconds).
  * Returns false for anything else. */
 bool bot_config_parse(const char *name, bot_config *out);

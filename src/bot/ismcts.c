@@ -18,8 +18,10 @@
  * and spare a legality test per child.) Children start with a small prior
  * (the edge is worse), and ties are broken by a tiny seeded noise so that
  * no point order wins.
- * At the root we choose the most simulated move, or pass when passing
- * scores at least as well as every move (by their own means).
+ * At the root we choose the most simulated move, or one drawn at random
+ * among the moves as good as it (the draw seeded by the seat's view and
+ * the decision's seed: reproducible, fair, and no habit to learn), or pass
+ * when passing scores at least as well as every move (by their own means).
  *
  * Nodes live in one pool allocated per decision; when it is full the tree
  * stops growing and the simulations go on below the leaves. */
@@ -37,6 +39,8 @@
 #define EXPLORE 0.05
 #define PRIOR_N 4.0
 #define MAX_DEPTH 64
+#define NEAR_VISITS 0.9 /* root moves this close to the best count as good as it... */
+#define NEAR_MEAN 0.01  /* ...when their mean is within this of its mean */
 
 typedef struct node {
     int32_t first_child; /* index in the pool, or -1 */
@@ -225,7 +229,25 @@ static void simulate(tree_work *tw, const bot_memory *m, rng *r) {
     backup(tw, depth, me, result);
 }
 
-static point root_choice(const tree_work *tw) {
+/* FNV-1a over what the seat has seen: its view's stones and marks and the
+ * facts its memory drew from them (never a pointer, so the hash is the
+ * same in every process). */
+static uint64_t view_hash(const bot_memory *m) {
+    uint64_t h = 0xcbf29ce484222325ull;
+    int n = m->view.settings.size * m->view.settings.size;
+    const uint8_t *parts[3] = { m->view.stone, m->view.mark, m->opp };
+    for (int k = 0; k < 3; k++)
+        for (int i = 0; i < n; i++) h = (h ^ parts[k][i]) * 0x100000001b3ull;
+    return (h ^ (uint64_t)m->view.seq) * 0x100000001b3ull;
+}
+
+/* The move to play: not always the most simulated one, but one drawn at
+ * random among the moves as good as it (visits within NEAR_VISITS of its
+ * count, mean within NEAR_MEAN of its mean), so that a person cannot learn
+ * the computer's habits. The draw is seeded by the seat's view mixed with
+ * the decision's own randomness, so it depends on nothing hidden and the
+ * same (memory, seed) still gives the same decision. */
+static point root_choice(const tree_work *tw, const bot_memory *m, rng *r) {
     const node *root = &tw->pool[0];
     const node *best = NULL, *pass = NULL;
     double best_mean = -1;
@@ -239,7 +261,18 @@ static point root_choice(const tree_work *tw) {
         if (c->n > 0 && c->w / c->n > best_mean) best_mean = c->w / c->n;
     }
     if (!best || (pass && pass->n > 0 && pass->w / pass->n >= best_mean)) return PASS_POINT;
-    return best->move;
+    rng tie;
+    rng_seed(&tie, view_hash(m) ^ rng_next64(r));
+    double best_q = best->w / best->n;
+    point choice = best->move;
+    int seen = 0;
+    for (int32_t i = root->first_child; i < root->first_child + root->n_children; i++) {
+        const node *c = &tw->pool[i];
+        if (c->move == PASS_POINT || c->n < NEAR_VISITS * best->n || c->w / c->n < best_q - NEAR_MEAN)
+            continue;
+        if (rng_below(&tie, (uint32_t)++seen) == 0) choice = c->move; /* reservoir draw */
+    }
+    return choice;
 }
 
 static tree_work *tree_new(const bot_config *cfg, const bot_memory *m) {
@@ -282,7 +315,7 @@ point ismcts_choose(const bot_config *cfg, const bot_memory *m, rng *r, double s
         simulate(tw, m, r);
         done++;
     }
-    point choice = root_choice(tw);
+    point choice = root_choice(tw, m, r);
     *playouts_out = done;
     tree_free(tw);
     return choice;

@@ -1,4 +1,4 @@
-/* players: the four players behind bot_choose (bot.c dispatches).
+/* players: the five players behind bot_choose (bot.c dispatches).
  *
  * Internal to src/bot. Every player reads only the memory and draws its
  * randomness only from r, so a decision is a function of (memory, seed);
@@ -23,5 +23,7 @@ point heuristic_choose(const bot_memory *m, rng *r);
  * *playouts_out receives the number of simulations run. */
 point flat_choose(const bot_config *cfg, const bot_memory *m, rng *r, double start, long *playouts_out);
 point ismcts_choose(const bot_config *cfg, const bot_memory *m, rng *r, double start, long *playouts_out);
+/* The textbook ISMCTS with random playouts, the yardstick (reference.c). */
+point reference_choose(const bot_config *cfg, const bot_memory *m, rng *r, double start, long *playouts_out);
 
 #endif

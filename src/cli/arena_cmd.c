@@ -4,10 +4,24 @@
  *   phantomgo arena --a strong --b flat --games 400 [--size 9] [--komi 7.5]
  *                   [--rules olympiad|common|hamburg] [--ko simple|superko]
  *                   [--torus] [--handicap N] [--capture N] [--threads K] [--seed S]
- *                   [--timeout SECONDS] [--sgf DIR]
+ *                   [--timeout SECONDS] [--sgf DIR] [--opening PLIES]
+ *                   [--sprt ELO0,ELO1 [--alpha A] [--beta B]]
  *
  * Game i gives A black when i is even, white when odd, and has its own
  * seed, so results do not depend on how games are spread over threads.
+ * --opening N starts every game with N random moves on the third line and
+ * above, played by the arena for both sides (the players observe them as
+ * their own and the opponent's moves), so that deterministic players still
+ * meet in many different games.
+ *
+ * --sprt plays the match as a sequential probability ratio test (see
+ * arena_stats.h): games go in pairs, both of a pair from the same seed
+ * and opening with the colours swapped (a thread plays a pair), and after
+ * each pair the pentanomial LLR is updated; the match stops when it
+ * crosses a bound (from the tenth pair on, so that a lucky start cannot
+ * decide it), or after --games games. The games under way when it stops
+ * are finished and counted. `make bench-bot BASE=...` (bench/sprt.sh)
+ * uses it to test the working tree's player against a base binary.
  * Games run in parallel on K threads (default: the cores available), each
  * player single-threaded, so the time per move and the playouts per second
  * printed are one core's. The arena is a referee-side tool: it holds the
@@ -54,6 +68,7 @@
 #include "cli/gtp_client.h"
 #include "cli/gtp_report.h"
 #include "engine/referee.h"
+#include "engine/rng.h"
 #include "engine/vertex.h"
 #include "engine/view.h"
 #include "util/now.h"
@@ -65,6 +80,7 @@ typedef struct side_totals {
 } side_totals;
 
 typedef struct game_record {
+    bool played;
     double a_score; /* 1 win, 0.5 jigo, 0 loss for A */
     bool a_black;
     bool capped;
@@ -82,13 +98,22 @@ typedef struct arena {
     int timeout_ms;             /* per GTP command */
     const char *sgf_dir;        /* write each game's SGF there, or NULL */
     int games, threads;
+    int opening; /* random plies at the start of each game */
     uint64_t seed;
-    atomic_int next_game;
+    bool sprt_on; /* games in pairs, stopping on the SPRT's verdict */
+    sprt_test sprt;
+    atomic_int next_unit; /* the next game, or the next pair under --sprt */
     atomic_int finished;
-    pthread_mutex_t progress_lock; /* guards a_score_sum and the line */
+    atomic_bool stop;              /* the SPRT has decided */
+    pthread_mutex_t progress_lock; /* guards what follows and the lines */
     double a_score_sum;
+    long pairs[5]; /* pairs by A's score in half-points, 0..4 */
+    sprt_state verdict;
     game_record *records;
 } arena;
+
+/* The SPRT may stop a match only from this many pairs on. */
+#define SPRT_MIN_PAIRS 10
 
 /* One game in progress: the truth, and what each side needs to play it.
  * who 0 is A, 1 is B; engines[who] are the worker's processes (NULL for a
@@ -257,8 +282,33 @@ static void write_sgf(const game_ctx *g) {
     free(text);
 }
 
+/* Plays the opening: ar->opening random legal moves, away from the first
+ * two lines where the board is big enough, drawn from the game's seed, so
+ * both games of a pair (same seed) open alike. */
+static void play_opening(game_ctx *g) {
+    const board *truth = referee_truth_board(g->r);
+    int min_line = g->ar->settings.size >= 7 ? 2 : 0;
+    rng r;
+    rng_seed(&r, seed_mix(g->seed ^ 0x6f70656e696e67ull));
+    for (int ply = 0; ply < g->ar->opening && referee_to_move(g->r) != EMPTY; ply++) {
+        int colour = referee_to_move(g->r), n = 0;
+        point choice[BOARD_MAX_POINTS];
+        for (point p = 0; p < board_points(truth); p++)
+            if (board_edge_distance(truth, p) >= min_line && board_at(truth, p) == EMPTY &&
+                board_check(truth, colour, p) == MOVE_OK && !board_is_eye(truth, colour, p))
+                choice[n++] = p;
+        if (n == 0) return;
+        const ref_event *ev;
+        point p = choice[rng_below(&r, (uint32_t)n)];
+        if (referee_apply(g->r, (action){ ACT_ATTEMPT, colour, p }, &ev) != REFUSE_NONE ||
+            ev->kind != EV_MOVE)
+            return; /* superko, say: the players take over from here */
+    }
+}
+
 static void play_game(const arena *ar, int index, game_record *rec, gtp_client *engines[2]) {
     memset(rec, 0, sizeof *rec);
+    rec->played = true;
     rec->forfeit = -1;
     rec->a_black = index % 2 == 0;
     game_ctx g = { ar,
@@ -267,7 +317,7 @@ static void play_game(const arena *ar, int index, game_record *rec, gtp_client *
                    malloc(3 * sizeof(bot_memory)),
                    engines,
                    rec,
-                   seed_of_game(ar->seed, index),
+                   seed_of_game(ar->seed, ar->sprt_on ? index / 2 : index),
                    index };
     if (!g.r || !g.mem) {
         rec->refused = 1;
@@ -279,6 +329,7 @@ static void play_game(const arena *ar, int index, game_record *rec, gtp_client *
     bot_memory_init(&g.mem[WHITE], &ar->settings, WHITE);
     for (int who = 0; who < 2; who++)
         if (is_gtp(&g, who) && referee_to_move(g.r) != EMPTY) engine_new_game(&g, who);
+    if (rec->forfeit < 0) play_opening(&g);
     int seen = 0, cap = 40 * ar->settings.size * ar->settings.size;
     while (referee_to_move(g.r) != EMPTY && seen < cap) {
         if (!observe_events(&g, seen + 1, referee_event_count(g.r))) break;
@@ -296,23 +347,47 @@ static void play_game(const arena *ar, int index, game_record *rec, gtp_client *
     referee_free(g.r);
 }
 
+/* Counts a finished game (under the progress lock) and prints its line. */
+static void count_game(arena *ar, int i) {
+    const game_record *rec = &ar->records[i];
+    ar->a_score_sum += rec->a_score;
+    int done = atomic_fetch_add(&ar->finished, 1) + 1;
+    if (rec->forfeit >= 0)
+        fprintf(stderr, "arena: game %d: %s (%s) lost by a protocol failure: %s\n", i + 1,
+                rec->forfeit == 0 ? "A" : "B", ar->name[rec->forfeit], rec->why);
+    fprintf(stderr, "arena: %d/%d games, A %.1f\n", done, ar->games, ar->a_score_sum);
+}
+
+/* Counts a finished pair (under the progress lock) in the SPRT, and stops
+ * the match when the test has decided. */
+static void count_pair(arena *ar, int first) {
+    const game_record *g = &ar->records[first];
+    int half_points = (int)lround(2 * (g[0].a_score + g[1].a_score));
+    ar->pairs[half_points]++;
+    ar->verdict = sprt_pentanomial(&ar->sprt, ar->pairs);
+    long n = 0;
+    for (int k = 0; k < 5; k++) n += ar->pairs[k];
+    fprintf(stderr, "arena: pair %ld: A %.1f of 2, LLR %.2f [%.2f, %.2f], Elo %+.1f [%+.1f, %+.1f]\n", n,
+            g[0].a_score + g[1].a_score, ar->verdict.llr, ar->verdict.lower, ar->verdict.upper,
+            ar->verdict.elo, ar->verdict.elo_low, ar->verdict.elo_high);
+    if (ar->verdict.verdict != SPRT_CONTINUE && n >= SPRT_MIN_PAIRS) atomic_store(&ar->stop, true);
+}
+
 static void *worker(void *arg) {
     arena *ar = arg;
     gtp_client *engines[2] = { NULL, NULL };
-    for (;;) {
-        int i = atomic_fetch_add(&ar->next_game, 1);
-        if (i >= ar->games) break;
-        game_record *rec = &ar->records[i];
-        play_game(ar, i, rec, engines);
-        pthread_mutex_lock(&ar->progress_lock);
-        ar->a_score_sum += rec->a_score;
-        int done = atomic_fetch_add(&ar->finished, 1) + 1;
-        if (rec->forfeit >= 0)
-            fprintf(stderr, "arena: game %d: %s (%s) lost by a protocol failure: %s\n", i + 1,
-                    rec->forfeit == 0 ? "A" : "B", ar->name[rec->forfeit], rec->why);
-        fprintf(stderr, "arena: %d/%d games, A %.1f\n", done, ar->games, ar->a_score_sum);
-        fflush(stderr);
-        pthread_mutex_unlock(&ar->progress_lock);
+    int per_unit = ar->sprt_on ? 2 : 1;
+    while (!atomic_load(&ar->stop)) {
+        int u = atomic_fetch_add(&ar->next_unit, 1);
+        if (u >= ar->games / per_unit) break;
+        for (int i = u * per_unit; i < (u + 1) * per_unit; i++) {
+            play_game(ar, i, &ar->records[i], engines);
+            pthread_mutex_lock(&ar->progress_lock);
+            count_game(ar, i);
+            if (ar->sprt_on && i % 2 == 1) count_pair(ar, i - 1);
+            fflush(stderr);
+            pthread_mutex_unlock(&ar->progress_lock);
+        }
     }
     gtp_client_stop(engines[0]);
     gtp_client_stop(engines[1]);
@@ -331,6 +406,7 @@ static void print_side(const arena *ar, int who) {
     char word[256];
     side_totals t = { 0, 0, 0, 0 };
     for (int i = 0; i < ar->games; i++) {
+        if (!ar->records[i].played) continue;
         const side_totals *s = &ar->records[i].side[who];
         t.decisions += s->decisions;
         t.turns += s->turns;
@@ -347,11 +423,37 @@ static void print_side(const arena *ar, int who) {
            who == 0 ? "a" : "b", result_word(ar->name[who], word, sizeof word), per_move, attempts, per_s);
 }
 
+static const char *verdict_name(sprt_verdict v) { return v == SPRT_H1 ? "H1" : v == SPRT_H0 ? "H0" : "none"; }
+
+/* The SPRT's outcome: pairs, LLR against its bounds, the verdict, and the
+ * Elo difference with its interval from the pairs' variance. */
+static void print_sprt(const arena *ar) {
+    const sprt_state *v = &ar->verdict;
+    long n = 0;
+    for (int k = 0; k < 5; k++) n += ar->pairs[k];
+    printf("  SPRT elo0 %g elo1 %g alpha %g beta %g, pentanomial over %ld pairs (A's points 0, 0.5, 1, 1.5, "
+           "2: %ld %ld %ld %ld %ld)\n",
+           ar->sprt.elo0, ar->sprt.elo1, ar->sprt.alpha, ar->sprt.beta, n, ar->pairs[0], ar->pairs[1],
+           ar->pairs[2], ar->pairs[3], ar->pairs[4]);
+    printf("  LLR %.3f [%.3f, %.3f]: %s\n", v->llr, v->lower, v->upper,
+           v->verdict == SPRT_H1   ? "H1 accepted (A is stronger by about elo1)"
+           : v->verdict == SPRT_H0 ? "H0 accepted (A is not stronger by elo1)"
+                                   : "no decision within the games allowed");
+    printf("  score %.1f%%, Elo %+.1f [%+.1f, %+.1f] (95%%, pentanomial)\n", 100 * v->score, v->elo,
+           v->elo_low, v->elo_high);
+    printf("RESULT sprt pairs=%ld penta=%ld,%ld,%ld,%ld,%ld llr=%.4f lower=%.4f upper=%.4f verdict=%s "
+           "score=%.4f elo=%.1f elo_low=%.1f elo_high=%.1f\n",
+           n, ar->pairs[0], ar->pairs[1], ar->pairs[2], ar->pairs[3], ar->pairs[4], v->llr, v->lower,
+           v->upper, verdict_name(v->verdict), v->score, v->elo, v->elo_low, v->elo_high);
+}
+
 static void print_report(const arena *ar, double wall) {
     double wins = 0, as_black = 0, as_white = 0;
-    int capped = 0, refused = 0, black_games = 0, forfeits[2] = { 0, 0 };
+    int capped = 0, refused = 0, black_games = 0, forfeits[2] = { 0, 0 }, n = 0;
     for (int i = 0; i < ar->games; i++) {
         const game_record *g = &ar->records[i];
+        if (!g->played) continue;
+        n++;
         if (g->forfeit >= 0) forfeits[g->forfeit]++;
         wins += g->a_score;
         if (g->a_black) {
@@ -361,7 +463,10 @@ static void print_report(const arena *ar, double wall) {
         capped += g->capped;
         refused += g->refused;
     }
-    int n = ar->games;
+    if (n == 0) {
+        printf("arena: no game was played\n");
+        return;
+    }
     interval iv = wilson95(wins, n);
     double p = wins / n;
     char capture[32] = "";
@@ -390,6 +495,7 @@ static void print_report(const arena *ar, double wall) {
            forfeits[0], forfeits[1]);
     print_side(ar, 0);
     print_side(ar, 1);
+    if (ar->sprt_on) print_sprt(ar);
 }
 
 static const char usage_text[] =
@@ -397,13 +503,19 @@ static const char usage_text[] =
     "                       [--rules olympiad|common|hamburg] [--ko simple|superko]\n"
     "                       [--torus] [--handicap N]\n"
     "                       [--capture N] [--threads K] [--seed S]\n"
-    "                       [--timeout SECONDS] [--sgf DIR]\n"
-    "  PLAYER: random, heuristic, flat or strong, optionally :N (N playouts a\n"
+    "                       [--timeout SECONDS] [--sgf DIR] [--opening PLIES]\n"
+    "                       [--sprt ELO0,ELO1 [--alpha A] [--beta B]]\n"
+    "  PLAYER: random, heuristic, flat, strong or reference (the textbook ISMCTS),\n"
+    "          the last three optionally :N (N playouts a\n"
     "          decision; default 10000) or :Nms (N milliseconds a decision);\n"
     "          or gtp:COMMAND, an engine speaking docs/GTP.md (one process a\n"
     "          thread; --timeout, default 60, bounds each of its answers).\n"
     "  --sgf DIR writes every game's record to DIR/game-NNNN.sgf.\n"
-    "  Colours alternate (A is black in even games); each game has its own seed.\n";
+    "  Colours alternate (A is black in even games); each game has its own seed.\n"
+    "  --opening PLIES: each game opens with that many random moves (3rd line up).\n"
+    "  --sprt ELO0,ELO1: a sequential test (alpha, beta default 0.05) over pairs of\n"
+    "          games (same seed and opening, colours swapped), stopping when the\n"
+    "          LLR crosses a bound or after --games games.\n";
 
 static bool parse_rules(const char *s, referee_rules *out) {
     static const char *names[] = { "olympiad", "common", "hamburg" };
@@ -425,6 +537,8 @@ static bool parse_args(int argc, char **argv, arena *ar) {
         { "capture", required_argument, 0, 'c' }, { "threads", required_argument, 0, 'j' },
         { "seed", required_argument, 0, 'S' },    { "timeout", required_argument, 0, 'T' },
         { "sgf", required_argument, 0, 'o' },     { "ko", required_argument, 0, 'K' },
+        { "opening", required_argument, 0, 'O' }, { "sprt", required_argument, 0, 'P' },
+        { "alpha", required_argument, 0, 'A' },   { "beta", required_argument, 0, 'B' },
         { "help", no_argument, 0, '?' },          { 0, 0, 0, 0 },
     };
     bool komi_set = false;
@@ -451,6 +565,15 @@ static bool parse_args(int argc, char **argv, arena *ar) {
         case 'S': ar->seed = strtoull(optarg, NULL, 10); break;
         case 'T': ar->timeout_ms = (int)lround(atof(optarg) * 1000); break;
         case 'o': ar->sgf_dir = optarg; break;
+        case 'O': ar->opening = atoi(optarg); break;
+        case 'P':
+            if (sscanf(optarg, "%lf,%lf", &ar->sprt.elo0, &ar->sprt.elo1) != 2 ||
+                ar->sprt.elo1 <= ar->sprt.elo0)
+                return false;
+            ar->sprt_on = true;
+            break;
+        case 'A': ar->sprt.alpha = atof(optarg); break;
+        case 'B': ar->sprt.beta = atof(optarg); break;
         case 'K':
             if (strcmp(optarg, "simple") && strcmp(optarg, "superko")) return false;
             ar->settings.ko = strcmp(optarg, "simple") ? KO_SUPERKO : KO_SIMPLE;
@@ -460,8 +583,10 @@ static bool parse_args(int argc, char **argv, arena *ar) {
     }
     ar->settings.komi_x2 = komi_set ? (int)lround(komi * 2) : settings_default_komi_x2(ar->settings.handicap);
     if (optind != argc || !ar->name[0] || !ar->name[1] || ar->games <= 0 || ar->threads <= 0 ||
-        ar->timeout_ms <= 0)
+        ar->timeout_ms <= 0 || ar->opening < 0 || !(ar->sprt.alpha > 0 && ar->sprt.alpha < 0.5) ||
+        !(ar->sprt.beta > 0 && ar->sprt.beta < 0.5))
         return false;
+    if (ar->sprt_on) ar->games += ar->games % 2; /* whole pairs */
     for (int i = 0; i < 2; i++) {
         if (!strncmp(ar->name[i], "gtp:", 4) && ar->name[i][4]) {
             ar->gtp_command[i] = ar->name[i] + 4;
@@ -489,11 +614,13 @@ int cmd_arena(int argc, char **argv) {
     ar.threads = cores > 0 ? (int)cores : 1;
     ar.seed = 1;
     ar.timeout_ms = 60000;
+    ar.sprt = (sprt_test){ 0, 10, 0.05, 0.05 };
     if (!parse_args(argc, argv, &ar)) {
         fputs(usage_text, stderr);
         return 2;
     }
-    if (ar.threads > ar.games) ar.threads = ar.games;
+    int units = ar.sprt_on ? ar.games / 2 : ar.games;
+    if (ar.threads > units) ar.threads = units;
     signal(SIGPIPE, SIG_IGN); /* a dead engine's pipe is a lost game, not a dead arena */
     pthread_mutex_init(&ar.progress_lock, NULL);
     ar.records = calloc((size_t)ar.games, sizeof *ar.records);

@@ -1,6 +1,8 @@
 /* arena_stats: the statistics the arena prints for a match of N games:
  * the Wilson score interval of a win rate and the Elo difference it
- * implies, with the interval carried through the same transform.
+ * implies, with the interval carried through the same transform; and the
+ * sequential probability ratio test (SPRT) that decides, game pair after
+ * game pair, whether a change is better (`arena --sprt`).
  *
  * Wilson rather than the normal approximation because ladder rungs sit
  * near 0% and 100%, where p +- 1.96 sqrt(p(1-p)/n) leaves [0, 1]. Pure
@@ -19,5 +21,42 @@ interval wilson95(double wins, int n);
 /* The Elo difference of a player scoring p (0..1): 400 log10(p / (1-p)),
  * +-INFINITY at 1 and 0. */
 double elo_of(double p);
+
+/* The SPRT as fishtest runs it (Michel Van den Bergh's generalized SPRT):
+ * H0 "the Elo difference is elo0" against H1 "it is elo1" (logistic Elo),
+ * with the per-sample score distribution estimated from the results and
+ * approximated by a normal law, so
+ *     LLR = N (s1 - s0) (2 mean - s0 - s1) / (2 var)
+ * where s0, s1 are the expected scores under H0 and H1 and mean and var
+ * those of the N samples. A sample is a pair of games played from the
+ * same opening with colours swapped (pentanomial: its score 0, 1/4, 1/2,
+ * 3/4 or 1) or, for the trinomial test, one game (0, 1/2 or 1). Pairing
+ * removes the colour's advantage and most of the opening's luck from the
+ * variance, which makes the test shorter. Bounds: accept H1 when
+ * LLR >= log((1-beta)/alpha), H0 when LLR <= log(beta/(1-alpha)). */
+typedef struct sprt_test {
+    double elo0, elo1, alpha, beta;
+} sprt_test;
+
+typedef enum { SPRT_CONTINUE = 0, SPRT_H0, SPRT_H1 } sprt_verdict;
+
+typedef struct sprt_state {
+    double llr;                    /* log-likelihood ratio */
+    double lower, upper;           /* the bounds */
+    double score;                  /* mean score per game, 0..1 */
+    double elo, elo_low, elo_high; /* the Elo difference, 95% normal interval */
+    sprt_verdict verdict;
+} sprt_state;
+
+/* The expected score of the side elo points stronger (logistic Elo). */
+double score_of_elo(double elo);
+
+/* The test after `pairs` game pairs; counts[k] pairs scored k half-points
+ * of 4 (k = 0..4: lost both .. won both). */
+sprt_state sprt_pentanomial(const sprt_test *t, const long counts[5]);
+
+/* The same with single games: counts[k] games scored k half-points of 2
+ * (loss, jigo, win). */
+sprt_state sprt_trinomial(const sprt_test *t, const long counts[3]);
 
 #endif

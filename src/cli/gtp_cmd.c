@@ -24,7 +24,7 @@ static const char usage_text[] =
     "  Speaks GTP version 2 with the phantom- extension of docs/GTP.md on\n"
     "  stdin/stdout, playing one seat of a Phantom Go game.\n"
     "  --level   the levels of the web application (default: strong)\n"
-    "  --player  random, heuristic, flat or strong, optionally :N (N playouts a\n"
+    "  --player  random, heuristic, flat, strong or reference, optionally :N (N playouts a\n"
     "            decision) or :Nms (N milliseconds a decision), as in the arena\n"
     "  --seed    the random seed until the controller sends phantom-seed\n"
     "            (default: from the clock)\n";

@@ -84,3 +84,49 @@ test('bad arguments are refused with the usage and a non-zero exit', async () =>
     assert.match(r.stderr, /usage: phantomgo arena|arena: /, args.join(' '));
   }
 });
+
+// The SPRT of `make bench-bot BASE=...`: pairs of games from one seed and
+// opening with colours swapped, stopping when the LLR crosses a bound
+// (never before the tenth pair). Its arithmetic is checked in
+// tests/unit/test_bot_arena_stats.c; here the match's plumbing.
+function sprtResult(stdout) {
+  const line = stdout.split('\n').find((l) => l.startsWith('RESULT sprt '));
+  assert.ok(line, `no RESULT sprt line in:\n${stdout}`);
+  return Object.fromEntries(line.slice('RESULT sprt '.length).split(' ').map((kv) => kv.split('=')));
+}
+
+test('--sprt stops a lopsided match at its upper bound, in whole pairs', async () => {
+  const { code, stdout, stderr } = await arena(['--a', 'heuristic', '--b', 'random', '--games', '200',
+    '--sprt', '0,10', '--opening', '4', '--threads', '2', '--seed', '3']);
+  assert.equal(code, 0);
+  const s = sprtResult(stdout);
+  assert.equal(s.verdict, 'H1');
+  assert.ok(Number(s.llr) >= Number(s.upper));
+  const pairs = Number(s.pairs);
+  assert.ok(pairs >= 10 && pairs < 100, `stopped after ${pairs} pairs`);
+  assert.equal(s.penta.split(',').map(Number).reduce((x, y) => x + y), pairs);
+  assert.equal(Number(result(stdout).games), 2 * pairs);
+  assert.match(stdout, /^ {2}LLR [-\d.]+ \[-2\.944, 2\.944\]: H1 accepted/m);
+  assert.match(stdout, /^ {2}score [\d.]+%, Elo \+[\d.]+ \[\+[\d.]+, /m);
+  assert.match(stderr, /^arena: pair 10: A [\d.]+ of 2, LLR /m);
+});
+
+test('--sprt: equal deterministic players split every pair and H0 is accepted', async () => {
+  // Same seed and opening, colours swapped, the same player on each side:
+  // each pair is one win each, so the test says "not stronger by elo1".
+  const { code, stdout } = await arena(['--a', 'random', '--b', 'random', '--games', '41',
+    '--sprt', '0,10', '--opening', '2', '--threads', '1', '--seed', '4']);
+  assert.equal(code, 0);
+  const s = sprtResult(stdout);
+  assert.equal(s.verdict, 'H0');
+  assert.equal(s.pairs, '10');
+  assert.equal(s.penta, '0,0,10,0,0');
+});
+
+test('--sprt and --opening refuse bad values', async () => {
+  for (const bad of [['--sprt', '10,0'], ['--sprt', 'x'], ['--sprt', '0,10', '--alpha', '0.7'],
+    ['--opening', '-1']]) {
+    const { code } = await arena(['--a', 'random', '--b', 'random', '--games', '4', ...bad]);
+    assert.equal(code, 2, bad.join(' '));
+  }
+});

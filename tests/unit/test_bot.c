@@ -9,7 +9,8 @@
 #include "bot/bot.h"
 #include "test_bot_util.h"
 
-static const char *const fair_players[] = { "random", "heuristic", "flat:150", "strong:150" };
+static const char *const fair_players[] = { "random", "heuristic", "flat:150", "strong:150",
+                                            "reference:150" };
 
 static bool same_memory(const duel *a, const duel *b, int colour) {
     return memcmp(&a->mem[colour], &b->mem[colour], sizeof a->mem[colour]) == 0;
@@ -128,7 +129,7 @@ TEST(bot_whole_games_are_legal_in_every_mode) {
  * plus the pass, which once overflowed ISMCTS's array by one. There the
  * first decisions of both sides are played (a whole game would be slow);
  * on 5x5 whole games are played to the end. */
-static const char *const every_kind[] = { "random", "heuristic", "flat:16", "strong:16" };
+static const char *const every_kind[] = { "random", "heuristic", "flat:16", "strong:16", "reference:16" };
 
 static void first_decisions(const game_settings *s, const bot_config *cfg, int steps) {
     duel *d = duel_new(s);
@@ -235,6 +236,9 @@ TEST(bot_config_names) {
     CHECK(!bot_config_parse("flat:", &c));
     CHECK(!bot_config_parse("flat:0", &c));
     CHECK(!bot_config_parse("flat:5s", &c));
+    CHECK(bot_config_parse("reference:200ms", &c));
+    CHECK_EQ_INT(c.kind, BOT_REFERENCE);
+    CHECK_EQ_INT(c.time_ms, 200);
     CHECK(!bot_config_parse("grandmaster", &c));
     CHECK(bot_level("easy", &c));
     CHECK(bot_level("medium", &c));

@@ -28,3 +28,42 @@ TEST(bot_arena_elo_difference) {
     CHECK(isinf(elo_of(1.0)) && elo_of(1.0) > 0);
     CHECK(isinf(elo_of(0.0)) && elo_of(0.0) < 0);
 }
+
+/* The SPRT's log-likelihood ratio and Elo interval, against the formula
+ * LLR = N (s1 - s0)(2 mean - s0 - s1) / (2 var) evaluated independently
+ * (Python, double precision) for the same counts. */
+TEST(bot_arena_sprt_pentanomial) {
+    sprt_test t = { 0, 10, 0.05, 0.05 };
+    CHECK(near(score_of_elo(10), 0.514387));
+    long counts[5] = { 10, 60, 200, 90, 40 };
+    sprt_state s = sprt_pentanomial(&t, counts);
+    CHECK(near(s.llr, 5.479321));
+    CHECK(near(s.score, 0.55625));
+    CHECK(fabs(s.elo - 39.2527) < 1e-3);
+    CHECK(fabs(s.elo_low - 23.6661) < 1e-3);
+    CHECK(fabs(s.elo_high - 54.9983) < 1e-3);
+    CHECK(near(s.lower, -2.944439) && near(s.upper, 2.944439));
+    CHECK(s.verdict == SPRT_H1);
+    long worse[5] = { 30, 80, 200, 70, 20 };
+    s = sprt_pentanomial(&t, worse);
+    CHECK(near(s.llr, -2.747760));
+    CHECK(s.verdict == SPRT_CONTINUE);
+    long none[5] = { 0, 0, 0, 0, 0 };
+    s = sprt_pentanomial(&t, none);
+    CHECK(s.llr == 0 && s.verdict == SPRT_CONTINUE);
+}
+
+TEST(bot_arena_sprt_trinomial) {
+    sprt_test t = { 0, 10, 0.05, 0.05 };
+    long counts[3] = { 400, 300, 500 };
+    sprt_state s = sprt_trinomial(&t, counts);
+    CHECK(near(s.llr, 3.203877));
+    CHECK(fabs(s.elo - 29.0203) < 1e-3);
+    CHECK(fabs(s.elo_low - 12.0127) < 1e-3);
+    CHECK(s.verdict == SPRT_H1);
+    /* A mean halfway between the hypotheses' scores favours neither. */
+    sprt_test wide = { -400.0 * log10(3), 400.0 * log10(3), 0.05, 0.05 }; /* s0 1/4, s1 3/4 */
+    long even[3] = { 5, 0, 5 };
+    s = sprt_trinomial(&wide, even);
+    CHECK(fabs(s.llr) < 1e-9);
+}
