@@ -52,10 +52,35 @@ enum read_stmt {
     RS_COUNT
 };
 
-/* store_chat.c's statements: on the writer's connection and on each
- * reader's, indexed by these. */
-enum chat_write_stmt { CW_PUT_NAME, CW_CLEAR_NAME, CW_APPEND, CW_CANCEL, CW_COUNT };
-enum chat_read_stmt { CR_NAMES, CR_COUNT_ROOM, CR_READ_ROOM, CR_COUNT };
+/* The statements of store_chat.c, then store_push.c's: on the writer's
+ * connection and on each reader's, indexed by these. */
+enum chat_write_stmt {
+    CW_PUT_NAME,
+    CW_CLEAR_NAME,
+    CW_APPEND,
+    CW_CANCEL,
+    CW_PUSH_KEY, /* the first of store_push.c's */
+    CW_PUSH_SUBSCRIBE,
+    CW_PUSH_UNSUBSCRIBE,
+    CW_PUSH_ENQUEUE,
+    CW_PUSH_CLAIM,
+    CW_PUSH_FINISH,
+    CW_PUSH_RETRY,
+    CW_COUNT
+};
+enum chat_read_stmt {
+    CR_NAMES,
+    CR_COUNT_ROOM,
+    CR_READ_ROOM,
+    CR_PUSH_KEY, /* the first of store_push.c's */
+    CR_PUSH_COUNT,
+    CR_PUSH_DUE,
+    CR_PUSH_NEXT,
+    CR_PUSH_GAMES,
+    CR_COUNT
+};
+#define CW_PUSH_FIRST CW_PUSH_KEY
+#define CR_PUSH_FIRST CR_PUSH_KEY
 
 /* Read connections: enough that the server's handler threads rarely queue
  * for one (reads take microseconds), few enough to keep memory small. */
@@ -174,6 +199,8 @@ void store_writer_stop(store *st);
  * bind(s, arg) (SQLite's code). `update`: a statement that changed no row
  * means an unknown game (STORE_NOT_FOUND) or a refused change
  * (STORE_CONFLICT). Blocks until committed, like every write. */
+/* game_id may be NULL for a statement that names no game (?1 is then
+ * bound to NULL). */
 int store_submit_write(store *st, enum chat_write_stmt which, const char *game_id, store_bind_fn bind,
                        const void *arg, bool update);
 
@@ -182,8 +209,11 @@ extern const char *const store_read_sql[RS_COUNT];
 store_reader *store_reader_acquire(store *st);
 void store_reader_release(store *st, store_reader *r);
 
-/* store_chat.c: statements. */
-extern const char *const store_chat_write_sql[CW_COUNT];
-extern const char *const store_chat_read_sql[CR_COUNT];
+/* store_chat.c's statements, then store_push.c's (store.c prepares both
+ * into one array of each connection). */
+extern const char *const store_chat_write_sql[CW_PUSH_FIRST];
+extern const char *const store_chat_read_sql[CR_PUSH_FIRST];
+extern const char *const store_push_write_sql[CW_COUNT - CW_PUSH_FIRST];
+extern const char *const store_push_read_sql[CR_COUNT - CR_PUSH_FIRST];
 
 #endif

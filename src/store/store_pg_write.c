@@ -127,6 +127,13 @@ static enum pg_write_stmt bind_talk(const write_req *r, params *p) {
         return PW_APPEND_CHAT;
     }
     case CW_CANCEL: add_int(p, *(const int64_t *)arg); return PW_CANCEL;
+    case CW_PUSH_KEY: /* Web Push is SQLite's only so far: store_push.c never queues these here */
+    case CW_PUSH_SUBSCRIBE:
+    case CW_PUSH_UNSUBSCRIBE:
+    case CW_PUSH_ENQUEUE:
+    case CW_PUSH_CLAIM:
+    case CW_PUSH_FINISH:
+    case CW_PUSH_RETRY:
     case CW_COUNT: break;
     }
     return PW_GAME_EXISTS;
