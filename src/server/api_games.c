@@ -15,8 +15,10 @@
 #include <cjson/cJSON.h>
 
 #include "engine/vertex.h"
+#include "server/api_push.h"
 #include "server/deadlines.h"
 #include "server/games.h"
+#include "server/games_push.h"
 #include "server/lobby.h"
 #include "util/game_mode.h"
 #include "util/now.h"
@@ -850,6 +852,7 @@ static const endpoint endpoints[] = {
     { "actions", act, "POST" },     { "events", read_events, "GET" }, { "notes", notes, "GET PUT" },
     { "rematch", rematch, "POST" }, { "sgf", record, "GET" },         { "name", rename_seat_name, "PUT" },
     { "chat", chat, "GET POST" },   { "cancel", cancel, "POST" },     { "aid", read_aid, "GET" },
+    { "push", api_push_seat, "PUT DELETE" },
 };
 
 /* /api/v1/games/{id}[/endpoint] */
@@ -911,6 +914,7 @@ static void test_clock(http_request *rq) {
         return;
     }
     deadlines_wake(rq->srv->dl);
+    games_push_clock_moved(rq->srv->gp);
     cJSON *now = cJSON_CreateObject();
     if (!cJSON_AddNumberToObject(now, "now_ms", (double)games_now_ms(rq->srv->gm))) {
         cJSON_Delete(now);
@@ -932,6 +936,7 @@ void api_handle(http_request *rq) {
     else if (!strcmp(p, "lobby/ws"))
         http_send_error(rq, 400, "bad_request", "This endpoint needs a WebSocket upgrade.");
     else if (!strcmp(p, "test/clock")) test_clock(rq);
+    else if (!strcmp(p, "push/key")) api_push_key(rq);
     else if (!strncmp(p, "games/", 6)) game_route(rq, p + 6);
     else http_send_error(rq, 404, "not_found", "No such endpoint.");
 }

@@ -27,6 +27,10 @@ typedef struct server_config {
     bool trust_proxy;           /* take the client address from X-Forwarded-For */
     int abandon_after;          /* seconds before an untimed game may be claimed */
     bool test_clock;            /* TESTS ONLY: POST /api/v1/test/clock moves time */
+    bool push;                  /* Web Push notifications on */
+    char push_contact[256];     /* VAPID subject (mailto: or https:); "" = the base URL */
+    char push_ca[CONFIG_TEXT_MAX]; /* PEM file of extra CAs for push services; "" = none */
+    bool push_allow_private;    /* endpoints on private/loopback addresses allowed */
 } server_config;
 
 typedef enum { CONFIG_OK = 0, CONFIG_HELP, CONFIG_ERROR } config_status;

@@ -19,6 +19,8 @@ typedef struct deadlines deadlines;
 typedef struct computer computer;
 typedef struct lobby lobby;
 typedef struct hub hub;
+typedef struct push_sender push_sender;
+typedef struct games_push games_push;
 
 typedef struct server_ctx {
     server_config cfg;
@@ -28,6 +30,8 @@ typedef struct server_ctx {
     computer *cq;
     lobby *lb;
     hub *hb;
+    push_sender *ps; /* NULL: push is off (--push=false, or the store has no push yet) */
+    games_push *gp;
     ratelimit *api_limit;      /* every /api/ request and WebSocket */
     ratelimit *create_limit;   /* game creation */
     ratelimit *chat_speaker;   /* chat messages of one seat (key "id/colour") or one spectator address */
