@@ -1,11 +1,13 @@
-// Web Push in Chromium: ticking "Notify me" registers the service worker
+// Web Push and the device link in Chromium. Ticking "Notify me" registers the service worker
 // at /sw.js; a push message delivered to it (DevTools'
 // ServiceWorker.deliverPushMessage, as a push service would) shows a
 // notification in the subscriber's language, naming what happened, tagged
 // with the game. (Headless Chromium has no push service to subscribe with,
 // and DevTools cannot click a notification: the subscription's way to the
 // server and on to a push service is tests/server/push.test.mjs's; the
-// click handler, which opens /g/{id}, is not exercised here.)
+// click handler, which opens /g/{id}, is not exercised here.) The device
+// link of My games carries a browser's seats to a second browser context
+// in its fragment, and no request of that browser carries a token.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -73,4 +75,39 @@ test('the service worker shows each notice in the subscriber\'s language, tagged
   page.errors = page.errors.filter((e) => !e.includes('does not support the Push API in incognito mode'));
   assertNoErrors(assert, page, 'game page with push');
   await page.context().close();
+});
+
+test('the device link carries My games to a second browser, in the fragment only', async () => {
+  const first = await onlineGame(env.server.url);
+  const second = await onlineGame(env.server.url);
+  const page = await openPage(env.browser);
+  const origin = env.server.url;
+  for (const [game, token] of [[first, first.black], [second, second.white]]) {
+    await page.goto(`${origin}/g/${game.id}#seat=${token}`);
+    await waitForGame(page);
+  }
+  await page.goto(`${origin}/my-games`);
+  await page.waitForSelector(`li[data-game-id="${first.id}"]`);
+  await page.click('#transfer-show');
+  const link = await page.inputValue('#transfer-link');
+  assert.match(link, new RegExp(`^${origin}/my-games#games=[A-Za-z0-9_-]+$`));
+
+  const other = await openPage(env.browser);
+  const requested = [];
+  other.on('request', (request) => requested.push(request.url()));
+  await other.goto(link);
+  await other.waitForSelector(`li[data-game-id="${first.id}"]`);
+  await other.waitForSelector(`li[data-game-id="${second.id}"]`);
+  assert.equal(new URL(other.url()).hash, '', 'the fragment is dropped at once');
+  assert.match(await other.textContent('#copy-status'), /2/);
+  for (const url of requested) {
+    assert.equal(url.includes(first.black) || url.includes(second.white), false, `a seat token left the browser: ${url}`);
+  }
+  // The seat plays there: its own view, as Black of the first game.
+  await other.goto(`${origin}/g/${first.id}`);
+  await waitForGame(other);
+  assert.equal(await other.evaluate(() => JSON.parse(localStorage.getItem('phantomgo.games'))[location.pathname.split('/')[2]].seats.black !== undefined), true);
+  assertNoErrors(assert, other, 'my games after the device link');
+  await page.context().close();
+  await other.context().close();
 });
