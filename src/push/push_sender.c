@@ -7,6 +7,7 @@
 
 #include <curl/curl.h>
 #include <errno.h>
+#include <stdatomic.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,6 +46,7 @@ struct push_sender {
     pthread_mutex_t lock;
     pthread_cond_t cond; /* on CLOCK_MONOTONIC */
     bool stopping, woken;
+    atomic_bool abort_sends; /* set by stop: a request in flight ends at once */
 };
 
 typedef enum { OUT_SENT, OUT_GONE, OUT_RETRY, OUT_GIVE_UP } outcome;
@@ -186,6 +188,13 @@ static struct curl_slist *headers_of(push_sender *ps, const store_push_message *
     return list;
 }
 
+/* curl's progress callback: a non-zero answer ends the transfer, so a
+ * stop never waits for a slow push service's timeout. */
+static int keep_going(void *ctx, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal, curl_off_t ulnow) {
+    (void)dltotal, (void)dlnow, (void)ultotal, (void)ulnow;
+    return atomic_load(&((push_sender *)ctx)->abort_sends) ? 1 : 0;
+}
+
 /* POSTs body to the endpoint at the checked address; the HTTP status, or
  * 0 when no answer came (a network error). */
 static long post(push_sender *ps, const store_push_message *m, const push_target *t, const char *addr,
@@ -211,6 +220,9 @@ static long post(push_sender *ps, const store_push_message *m, const push_target
               curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, discard_body) == CURLE_OK &&
               curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, read_header) == CURLE_OK &&
               curl_easy_setopt(c, CURLOPT_HEADERDATA, a) == CURLE_OK &&
+              curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L) == CURLE_OK &&
+              curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, keep_going) == CURLE_OK &&
+              curl_easy_setopt(c, CURLOPT_XFERINFODATA, ps) == CURLE_OK &&
               (!ps->ca_pem || curl_easy_setopt(c, CURLOPT_CAINFO_BLOB, &ca) == CURLE_OK);
     if (ok && curl_easy_perform(c) == CURLE_OK) curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
     curl_slist_free_all(resolve);
@@ -389,6 +401,7 @@ void push_sender_stop(push_sender *ps) {
     if (!ps) return;
     pthread_mutex_lock(&ps->lock);
     ps->stopping = true;
+    atomic_store(&ps->abort_sends, true);
     pthread_cond_signal(&ps->cond);
     pthread_mutex_unlock(&ps->lock);
     if (ps->running) pthread_join(ps->thread, NULL);

@@ -40,8 +40,8 @@ typedef struct {
  * a message in err when the store has no push tables (PostgreSQL so far),
  * the CA file cannot be read or a thread cannot start. */
 push_sender *push_sender_start(store *st, const push_sender_config *cfg, char *err, size_t errlen);
-/* Stops and joins the thread (a send in flight finishes first; its row
- * stays claimed and is retried when its lease ends). NULL is allowed. */
+/* Stops and joins the thread; a send in flight is cut short (its row stays
+ * claimed and is retried when its lease ends). NULL is allowed. */
 void push_sender_stop(push_sender *ps);
 /* Something was queued: look at the outbox now. */
 void push_sender_wake(push_sender *ps);

@@ -148,7 +148,7 @@ static void close_parts(server_ctx *srv) {
     computer_stop(srv->cq); /* waits for moves being thought */
     deadlines_stop(srv->dl);
     games_push_stop(srv->gp); /* before the games it listens to */
-    push_sender_stop(srv->ps); /* a send in flight ends first */
+    push_sender_stop(srv->ps); /* a send in flight is cut short */
     lobby_close(srv->lb);
     games_close(srv->gm);
     store_close(srv->st); /* pending commits are flushed */

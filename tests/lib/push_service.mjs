@@ -7,7 +7,8 @@
 // (aes128gcm, TTL, Topic, Urgency); and the body decrypted with the
 // subscription's own private key (RFC 8291, written here from the RFC with
 // Node's crypto, independent of the server's C code). Each subscriber has
-// an endpoint /push/<name> and a script of answers (default 201).
+// an endpoint /push/<name> and a script of answers (default 201; 'hang':
+// none at all, as a dead service).
 import crypto from 'node:crypto';
 import https from 'node:https';
 import { execFileSync } from 'node:child_process';
@@ -112,6 +113,7 @@ export async function startPushService() {
         failures.push(`${name}: ${e.message}`);
       }
       for (const w of [...waiters]) if (w.pred()) { waiters.splice(waiters.indexOf(w), 1); w.resolve(); }
+      if (status === 'hang') return; /* never answers: a dead push service */
       res.writeHead(status, status === 503 && sub?.retryAfter ? { 'Retry-After': String(sub.retryAfter) } : {});
       res.end();
     });

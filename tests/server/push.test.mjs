@@ -3,7 +3,8 @@
 // CA, VAPID checked against GET /api/v1/push/key, bodies decrypted with
 // each subscription's private key). Every kind of notice for both seats of
 // a correspondence game; none while the seat's socket is open; 410 drops a
-// subscription; 503 is retried; a push queued when the server is killed
+// subscription; 503 is retried; a dead push service delays no move; a
+// push queued when the server is killed
 // with -9 is delivered after the restart; bad subscriptions are refused
 // naming the field. SQLite only so far (push is off on PostgreSQL).
 import { test } from 'node:test';
@@ -162,6 +163,29 @@ test('410 drops the subscription; 503 is tried again', { skip }, async () => {
       const rows = execFileSync('sqlite3', [server.db, `SELECT endpoint FROM push_subscriptions WHERE game_id = '${g.id}'`]).toString();
       assert.equal(rows.includes('/push/gone'), false, '410: the subscription is deleted');
       assert.equal(rows.includes('/push/busy'), true);
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
+test('a push service that never answers does not delay a move', { skip }, async () => {
+  await withPush(async ({ push, start }) => {
+    const server = await start();
+    try {
+      const g = await createOnline(server.url);
+      await subscribe(server.url, g.id, g.black, push.subscriber('dead'));
+      push.answer('dead', ['hang', 'hang', 'hang']);
+      const claim = await call(server.url, 'POST', `/api/v1/games/${g.id}/claim`, { body: { invite: g.invite } });
+      const white = claim.json.token;
+      await push.waitFor(() => push.of('dead').length === 1); // the sender now waits on it
+      let seq = 0;
+      for (const [token, vertex] of [[g.black, 'D4'], [white, 'E5'], [g.black, 'C3'], [white, 'F6']]) {
+        const started = Date.now();
+        const answer = await act(server.url, g.id, token, { seq: ++seq, action: 'attempt', vertex });
+        assert.ok(Date.now() - started < 1000, `a move answered in ${Date.now() - started} ms`);
+        seq = answer.view.seq;
+      }
     } finally {
       await server.stop();
     }
