@@ -146,7 +146,7 @@ server_lane() {
     # all but the two files that never touch the database (static files,
     # the computer's queue), to keep CI within its time.
     run_suite unit-pg node tests/pg/with-postgres.mjs build/asan/unit-tests \
-        test_store.c,test_store_chat.c,test_store_concurrency.c,test_store_pg.c
+        test_store.c,test_store_chat.c,test_store_concurrency.c,test_store_pg.c,test_store_push.c
     local on_pg=()
     for f in tests/server/*.test.mjs; do
         case $f in */serving.test.mjs | */computer_load.test.mjs) ;; *) on_pg+=("$f") ;; esac

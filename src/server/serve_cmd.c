@@ -93,9 +93,9 @@ static bool open_games(server_ctx *srv, char *err, size_t errlen) {
 }
 
 /* Web Push: the sender (the VAPID key, read or made in the store) and the
- * notices. A store without push tables (PostgreSQL, so far) leaves push
- * off with a warning; any other failure (an unreadable --push-ca) stops
- * the start. */
+ * notices. A database server that cannot give the key now leaves push off
+ * with a warning (the rest of the site works); any other failure (an
+ * unreadable --push-ca) stops the start. */
 static bool open_push(server_ctx *srv, char *err, size_t errlen) {
     const server_config *c = &srv->cfg;
     if (!c->push) return true;

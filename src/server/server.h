@@ -30,7 +30,7 @@ typedef struct server_ctx {
     computer *cq;
     lobby *lb;
     hub *hb;
-    push_sender *ps; /* NULL: push is off (--push=false, or the store has no push yet) */
+    push_sender *ps; /* NULL: push is off (--push=false) */
     games_push *gp;
     ratelimit *api_limit;      /* every /api/ request and WebSocket */
     ratelimit *create_limit;   /* game creation */

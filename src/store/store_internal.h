@@ -99,6 +99,29 @@ typedef struct {
     int64_t at_ms;
 } store_name_args;
 
+/* The arguments of store_push.c's writes, by statement: CW_PUSH_KEY a
+ * store_push_key_args, CW_PUSH_SUBSCRIBE a store_push_subscribe_args,
+ * CW_PUSH_UNSUBSCRIBE a store_push_unsubscribe_args, CW_PUSH_ENQUEUE a
+ * store_push_notice (store_push.h), CW_PUSH_CLAIM/FINISH/RETRY a
+ * store_push_row_args (id, then a: the lease end, the state, the next
+ * attempt; b: the claim's now). */
+typedef struct {
+    const uint8_t *priv, *pub; /* 32 and 65 bytes */
+    int64_t at_ms;
+} store_push_key_args;
+typedef struct {
+    const void *sub; /* a store_push_sub */
+    int64_t at_ms;
+    int per_seat;
+} store_push_subscribe_args;
+typedef struct {
+    int color;
+    const char *endpoint; /* NULL: all of the seat's */
+} store_push_unsubscribe_args;
+typedef struct {
+    int64_t id, a, b;
+} store_push_row_args;
+
 /* Binds a store_submit_write statement's parameters after ?1 (SQLite's code). */
 typedef int (*store_bind_fn)(sqlite3_stmt *s, const void *arg);
 

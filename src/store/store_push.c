@@ -1,7 +1,9 @@
 /* Web Push in the store (see store_push.h): the statements are this
  * file's own, prepared by store.c after store_chat.c's on the writer's and
  * every reader's connection; writes go through the group-commit writer
- * (store_submit_write), reads through the reader pool. */
+ * (store_submit_write), reads through the reader pool. The PostgreSQL
+ * statements sit beside the backend's others (store_pg_write.c,
+ * store_pg_read.c), as table talk's do. */
 #include "store/store_push.h"
 
 #include <stdio.h>
@@ -9,6 +11,7 @@
 #include <string.h>
 
 #include "store/store_internal.h"
+#include "store/store_pg.h"
 #include "util/now.h"
 
 const char *const store_push_write_sql[CW_COUNT - CW_PUSH_FIRST] = {
@@ -61,60 +64,46 @@ static bool lang_ok(const char *lang) {
 
 /* ---- writes: each argument is typed by its statement ---- */
 
-typedef struct {
-    const uint8_t *priv, *pub;
-    int64_t at_ms;
-} key_args;
-
 static int bind_key(sqlite3_stmt *s, const void *arg) {
-    const key_args *a = arg;
+    const store_push_key_args *a = arg;
     return sqlite3_bind_blob(s, 2, a->priv, 32, SQLITE_STATIC) | sqlite3_bind_blob(s, 3, a->pub, 65, SQLITE_STATIC) |
            sqlite3_bind_int64(s, 4, a->at_ms);
 }
 
 int store_push_key_put(store *st, const uint8_t priv[32], const uint8_t pub[65]) {
-    if (!st || !priv || !pub || st->pg) return STORE_ERROR;
-    key_args a = { priv, pub, now_wall_ms() };
+    if (!st || !priv || !pub) return STORE_ERROR;
+    store_push_key_args a = { priv, pub, now_wall_ms() };
     return store_submit_write(st, CW_PUSH_KEY, NULL, bind_key, &a, false);
 }
 
-typedef struct {
-    const store_push_sub *sub;
-    int64_t at_ms;
-} subscribe_args;
-
 static int bind_subscribe(sqlite3_stmt *s, const void *arg) {
-    const subscribe_args *a = arg;
-    return sqlite3_bind_int(s, 2, a->sub->color) | sqlite3_bind_text(s, 3, a->sub->endpoint, -1, SQLITE_STATIC) |
-           sqlite3_bind_blob(s, 4, a->sub->p256dh, 65, SQLITE_STATIC) |
-           sqlite3_bind_blob(s, 5, a->sub->auth, 16, SQLITE_STATIC) |
-           sqlite3_bind_text(s, 6, a->sub->lang, -1, SQLITE_STATIC) | sqlite3_bind_int64(s, 7, a->at_ms) |
-           sqlite3_bind_int(s, 8, STORE_PUSH_PER_SEAT);
+    const store_push_subscribe_args *a = arg;
+    const store_push_sub *sub = a->sub;
+    return sqlite3_bind_int(s, 2, sub->color) | sqlite3_bind_text(s, 3, sub->endpoint, -1, SQLITE_STATIC) |
+           sqlite3_bind_blob(s, 4, sub->p256dh, 65, SQLITE_STATIC) |
+           sqlite3_bind_blob(s, 5, sub->auth, 16, SQLITE_STATIC) |
+           sqlite3_bind_text(s, 6, sub->lang, -1, SQLITE_STATIC) | sqlite3_bind_int64(s, 7, a->at_ms) |
+           sqlite3_bind_int(s, 8, a->per_seat);
 }
 
 int store_push_subscribe(store *st, const char *game_id, const store_push_sub *s) {
-    if (!st || !game_id || !s || st->pg || !color_ok(s->color) ||
+    if (!st || !game_id || !s || !color_ok(s->color) ||
         strnlen(s->endpoint, sizeof s->endpoint) >= sizeof s->endpoint || !*s->endpoint ||
         strnlen(s->lang, sizeof s->lang) >= sizeof s->lang || !lang_ok(s->lang))
         return STORE_ERROR;
-    subscribe_args a = { s, now_wall_ms() };
+    store_push_subscribe_args a = { s, now_wall_ms(), STORE_PUSH_PER_SEAT };
     return store_submit_write(st, CW_PUSH_SUBSCRIBE, game_id, bind_subscribe, &a, true);
 }
 
-typedef struct {
-    int color;
-    const char *endpoint;
-} unsubscribe_args;
-
 static int bind_unsubscribe(sqlite3_stmt *s, const void *arg) {
-    const unsubscribe_args *a = arg;
+    const store_push_unsubscribe_args *a = arg;
     return sqlite3_bind_int(s, 2, a->color) |
            (a->endpoint ? sqlite3_bind_text(s, 3, a->endpoint, -1, SQLITE_STATIC) : sqlite3_bind_null(s, 3));
 }
 
 int store_push_unsubscribe(store *st, const char *game_id, int color, const char *endpoint) {
-    if (!st || !game_id || st->pg || !color_ok(color)) return STORE_ERROR;
-    unsubscribe_args a = { color, endpoint };
+    if (!st || !game_id || !color_ok(color)) return STORE_ERROR;
+    store_push_unsubscribe_args a = { color, endpoint };
     return store_submit_write(st, CW_PUSH_UNSUBSCRIBE, game_id, bind_unsubscribe, &a, false);
 }
 
@@ -129,39 +118,35 @@ static int bind_enqueue(sqlite3_stmt *s, const void *arg) {
 }
 
 int store_push_enqueue(store *st, const char *game_id, const store_push_notice *n) {
-    if (!st || !game_id || !n || st->pg || !color_ok(n->color) || n->rank < 0 || !n->kind || !n->payload_json ||
+    if (!st || !game_id || !n || !color_ok(n->color) || n->rank < 0 || !n->kind || !n->payload_json ||
         strnlen(n->kind, STORE_PUSH_KIND_BYTES) >= STORE_PUSH_KIND_BYTES)
         return STORE_ERROR;
     return store_submit_write(st, CW_PUSH_ENQUEUE, game_id, bind_enqueue, n, false);
 }
 
-typedef struct {
-    int64_t id, a, b;
-} row_args;
-
 /* ?2 the row, ?3 and (for a claim) ?4 its values. */
 static int bind_row(sqlite3_stmt *s, const void *arg) {
-    const row_args *r = arg;
+    const store_push_row_args *r = arg;
     int rc = sqlite3_bind_int64(s, 2, r->id) | sqlite3_bind_int64(s, 3, r->a);
     if (sqlite3_bind_parameter_count(s) >= 4) rc |= sqlite3_bind_int64(s, 4, r->b);
     return rc;
 }
 
 int store_push_claim(store *st, const store_push_message *m, int64_t now_ms, int64_t lease_until_ms) {
-    if (!st || !m || st->pg) return STORE_ERROR;
-    row_args a = { m->id, lease_until_ms, now_ms };
+    if (!st || !m) return STORE_ERROR;
+    store_push_row_args a = { m->id, lease_until_ms, now_ms };
     return store_submit_write(st, CW_PUSH_CLAIM, m->game_id, bind_row, &a, true);
 }
 
 int store_push_finish(store *st, const store_push_message *m, int state) {
-    if (!st || !m || st->pg || (state != STORE_PUSH_SENT && state != STORE_PUSH_FAILED)) return STORE_ERROR;
-    row_args a = { m->id, state, 0 };
+    if (!st || !m || (state != STORE_PUSH_SENT && state != STORE_PUSH_FAILED)) return STORE_ERROR;
+    store_push_row_args a = { m->id, state, 0 };
     return store_submit_write(st, CW_PUSH_FINISH, m->game_id, bind_row, &a, false);
 }
 
 int store_push_retry(store *st, const store_push_message *m, int64_t next_at_ms) {
-    if (!st || !m || st->pg) return STORE_ERROR;
-    row_args a = { m->id, next_at_ms, 0 };
+    if (!st || !m) return STORE_ERROR;
+    store_push_row_args a = { m->id, next_at_ms, 0 };
     return store_submit_write(st, CW_PUSH_RETRY, m->game_id, bind_row, &a, false);
 }
 
@@ -187,7 +172,8 @@ static void copy_text(char *dst, size_t cap, sqlite3_stmt *s, int col) {
 }
 
 int store_push_key_get(store *st, uint8_t priv[32], uint8_t pub[65]) {
-    if (!st || !priv || !pub || st->pg) return STORE_ERROR;
+    if (!st || !priv || !pub) return STORE_ERROR;
+    if (st->pg) return pg_store_push_key_get(st->pg, priv, pub);
     store_reader *r = store_reader_acquire(st);
     sqlite3_stmt *s = r->chat[CR_PUSH_KEY];
     int rc = sqlite3_step(s), code;
@@ -199,8 +185,9 @@ int store_push_key_get(store *st, uint8_t priv[32], uint8_t pub[65]) {
 }
 
 int store_push_count(store *st, const char *game_id, int color, int *out_n) {
-    if (!st || !game_id || !out_n || st->pg || !color_ok(color)) return STORE_ERROR;
+    if (!st || !game_id || !out_n || !color_ok(color)) return STORE_ERROR;
     *out_n = 0;
+    if (st->pg) return pg_store_push_count(st->pg, game_id, color, out_n);
     store_reader *r = store_reader_acquire(st);
     sqlite3_stmt *s = r->chat[CR_PUSH_COUNT];
     sqlite3_bind_text(s, 1, game_id, -1, SQLITE_STATIC);
@@ -213,10 +200,16 @@ int store_push_count(store *st, const char *game_id, int color, int *out_n) {
 }
 
 int store_push_games(store *st, int (*each)(void *ctx, const char *game_id), void *ctx) {
-    if (!st || !each || st->pg) return STORE_ERROR;
+    if (!st || !each) return STORE_ERROR;
     /* Read the ids first, then call each with no connection held. */
     char (*ids)[24] = NULL;
     int n = 0, cap = 0, rc;
+    if (st->pg) {
+        int code = pg_store_push_game_ids(st->pg, &ids, &n);
+        for (int i = 0; code == STORE_OK && i < n; i++) code = each(ctx, ids[i]);
+        free(ids);
+        return code;
+    }
     store_reader *r = store_reader_acquire(st);
     sqlite3_stmt *s = r->chat[CR_PUSH_GAMES];
     bool oom = false;
@@ -268,9 +261,19 @@ static bool read_message(sqlite3_stmt *s, store_push_message *m) {
 int store_push_due(store *st, int64_t now_ms, int limit, store_push_message **out, int *out_count) {
     if (out) *out = NULL;
     if (out_count) *out_count = 0;
-    if (!st || !out || !out_count || limit <= 0 || st->pg) return STORE_ERROR;
+    if (!st || !out || !out_count || limit <= 0) return STORE_ERROR;
     store_push_message *list = calloc((size_t)limit, sizeof *list);
     if (!list) return STORE_ERROR;
+    if (st->pg) {
+        int n = 0, code = pg_store_push_due(st->pg, now_ms, limit, list, &n);
+        if (code != STORE_OK || n == 0) {
+            store_push_messages_free(list, n);
+            return code;
+        }
+        *out = list;
+        *out_count = n;
+        return STORE_OK;
+    }
     store_reader *r = store_reader_acquire(st);
     sqlite3_stmt *s = r->chat[CR_PUSH_DUE];
     sqlite3_bind_int64(s, 1, now_ms);
@@ -292,8 +295,9 @@ int store_push_due(store *st, int64_t now_ms, int limit, store_push_message **ou
 }
 
 int store_push_next_due(store *st, int64_t *at_ms) {
-    if (!st || !at_ms || st->pg) return STORE_ERROR;
+    if (!st || !at_ms) return STORE_ERROR;
     *at_ms = INT64_MAX;
+    if (st->pg) return pg_store_push_next_due(st->pg, at_ms);
     store_reader *r = store_reader_acquire(st);
     sqlite3_stmt *s = r->chat[CR_PUSH_NEXT];
     int rc = sqlite3_step(s);

@@ -14,8 +14,8 @@
  * attempt past a lease), so two senders never send one row at once and a
  * sender killed mid-send leaves it to be retried when the lease ends.
  *
- * Durable like every write of the store (group commit). SQLite only so
- * far: on PostgreSQL every function answers STORE_ERROR. */
+ * Durable like every write of the store (group commit), on SQLite and
+ * PostgreSQL alike. */
 #ifndef PG_STORE_PUSH_H
 #define PG_STORE_PUSH_H
 

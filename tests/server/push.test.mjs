@@ -6,7 +6,7 @@
 // subscription; 503 is retried; a dead push service delays no move; a
 // push queued when the server is killed
 // with -9 is delivered after the restart; bad subscriptions are refused
-// naming the field. SQLite only so far (push is off on PostgreSQL).
+// naming the field. On SQLite and (tests/pg) PostgreSQL.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -15,7 +15,12 @@ import { startServer, call, tempDir, expectError, openSocket } from './lib.mjs';
 import { ON_POSTGRES } from '../lib/server.mjs';
 import { startPushService } from '../lib/push_service.mjs';
 
-const skip = ON_POSTGRES && 'push notifications are SQLite only so far';
+
+// One value read from the server's database, on SQLite or PostgreSQL.
+function queryOne(server, sql) {
+  const out = ON_POSTGRES ? execFileSync('psql', [server.db, '-Atc', sql]) : execFileSync('sqlite3', [server.db, sql]);
+  return out.toString().trim();
+}
 const DAY = 86400000;
 
 async function withPush(fn, { dir } = {}) {
@@ -63,7 +68,7 @@ async function act(url, id, token, body) {
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-test('every notice for both seats, from their own views, never while a socket is open', { skip }, async () => {
+test('every notice for both seats, from their own views, never while a socket is open', async () => {
   await withPush(async ({ push, start }) => {
     const server = await start();
     try {
@@ -142,7 +147,7 @@ test('every notice for both seats, from their own views, never while a socket is
   });
 });
 
-test('410 drops the subscription; 503 is tried again', { skip }, async () => {
+test('410 drops the subscription; 503 is tried again', async () => {
   await withPush(async ({ push, start }) => {
     const server = await start();
     try {
@@ -160,7 +165,7 @@ test('410 drops the subscription; 503 is tried again', { skip }, async () => {
       assert.ok(second.at - first.at >= 800, 'retried after a delay');
       assert.equal(second.payload.kind, 'opponent_joined');
       await sleep(300);
-      const rows = execFileSync('sqlite3', [server.db, `SELECT endpoint FROM push_subscriptions WHERE game_id = '${g.id}'`]).toString();
+      const rows = queryOne(server, `SELECT endpoint FROM push_subscriptions WHERE game_id = '${g.id}'`);
       assert.equal(rows.includes('/push/gone'), false, '410: the subscription is deleted');
       assert.equal(rows.includes('/push/busy'), true);
     } finally {
@@ -169,7 +174,7 @@ test('410 drops the subscription; 503 is tried again', { skip }, async () => {
   });
 });
 
-test('a push service that never answers does not delay a move', { skip }, async () => {
+test('a push service that never answers does not delay a move', async () => {
   await withPush(async ({ push, start }) => {
     const server = await start();
     try {
@@ -192,7 +197,7 @@ test('a push service that never answers does not delay a move', { skip }, async 
   });
 });
 
-test('a push queued when the server is killed with -9 is sent after the restart', { skip }, async () => {
+test('a push queued when the server is killed with -9 is sent after the restart', async () => {
   const dir = tempDir();
   try {
     await withPush(async ({ push, start }) => {
@@ -204,7 +209,7 @@ test('a push queued when the server is killed with -9 is sent after the restart'
       assert.equal(claim.status, 200);
       await push.waitFor(() => push.of('phone').length === 1);
       // Killed once the retry is on record (the row queued for 2 s later).
-      const attempts = () => execFileSync('sqlite3', [server.db, 'SELECT attempts FROM push_outbox WHERE state = 0']).toString().trim();
+      const attempts = () => queryOne(server, 'SELECT attempts FROM push_outbox WHERE state = 0');
       for (let i = 0; i < 100 && attempts() !== '1'; i++) await sleep(20);
       assert.equal(attempts(), '1');
       await server.kill();
@@ -224,7 +229,7 @@ test('a push queued when the server is killed with -9 is sent after the restart'
   }
 });
 
-test('subscriptions: checked field by field, five a seat, seat tokens only', { skip }, async () => {
+test('subscriptions: checked field by field, five a seat, seat tokens only', async () => {
   await withPush(async ({ push, start }) => {
     const server = await start();
     try {
@@ -256,7 +261,7 @@ test('subscriptions: checked field by field, five a seat, seat tokens only', { s
   });
 });
 
-test('without --push-allow-private a loopback endpoint is refused', { skip }, async () => {
+test('without --push-allow-private a loopback endpoint is refused', async () => {
   const server = await startServer();
   try {
     const g = await createOnline(server.url);
