@@ -2,7 +2,8 @@
 // service of the test's own (tests/lib/push_service.mjs: HTTPS with a test
 // CA, VAPID checked against GET /api/v1/push/key, bodies decrypted with
 // each subscription's private key). Every kind of notice for both seats of
-// a correspondence game; none while the seat's socket is open; 410 drops a
+// a correspondence game; twin games that differ in hidden moves give the
+// same pushes; none while the seat's socket is open; 410 drops a
 // subscription; 503 is retried; a dead push service delays no move; a
 // push queued when the server is killed
 // with -9 is delivered after the restart; bad subscriptions are refused
@@ -141,6 +142,31 @@ test('every notice for both seats, from their own views, never while a socket is
       assert.equal(push.of('white')[3].payload.kind, 'rematch_offer');
       await sleep(500);
       assert.equal(push.of('black').length, 3, 'the offerer is not told of its own offer');
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
+test('twin games that differ only in hidden moves give byte-identical pushes', async () => {
+  await withPush(async ({ push, start }) => {
+    const server = await start();
+    try {
+      const twins = [];
+      for (const [name, moves] of [['twin-a', ['D4', 'C3']], ['twin-b', ['F6', 'G7']]]) {
+        const g = await createOnline(server.url);
+        const claim = await call(server.url, 'POST', `/api/v1/games/${g.id}/claim`, { body: { invite: g.invite } });
+        const white = claim.json.token;
+        await subscribe(server.url, g.id, white, push.subscriber(name));
+        let view = await act(server.url, g.id, g.black, { seq: 1, action: 'attempt', vertex: moves[0] });
+        view = await act(server.url, g.id, white, { seq: view.view.seq + 1, action: 'attempt', vertex: 'E5' });
+        await act(server.url, g.id, g.black, { seq: view.view.seq + 1, action: 'attempt', vertex: moves[1] });
+        twins.push({ id: g.id, name });
+      }
+      await push.waitFor(() => push.of('twin-a').length === 2 && push.of('twin-b').length === 2);
+      const masked = (name, id) => push.of(name).map((m) => JSON.stringify(m.payload).replaceAll(id, 'GAME'));
+      assert.deepEqual(masked('twin-a', twins[0].id), masked('twin-b', twins[1].id));
+      assert.deepEqual(push.of('twin-a').map((m) => m.size), push.of('twin-b').map((m) => m.size));
     } finally {
       await server.stop();
     }
