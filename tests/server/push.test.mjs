@@ -5,9 +5,8 @@
 // a correspondence game; twin games that differ in hidden moves give the
 // same pushes; none while the seat's socket is open; 410 drops a
 // subscription; 503 is retried; a dead push service delays no move; a
-// push queued when the server is killed
-// with -9 is delivered after the restart; bad subscriptions are refused
-// naming the field. On SQLite and (tests/pg) PostgreSQL.
+// push queued when the server is killed with -9 is delivered after the
+// restart; bad subscriptions are refused naming the field. On SQLite and (tests/pg) PostgreSQL.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
