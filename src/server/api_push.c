@@ -9,7 +9,7 @@
  * on an allowed host (push/push_target.h), a P-256 point and a 16-byte
  * auth secret, a known language. A refusal is 400 naming the field.
  * Once stored, what the seat is owed at that moment counts as seen
- * (games_push_seen): a subscriber hears of what changes after. */
+ * (games_push_subscribe): a subscriber hears of what changes after. */
 #include "server/api_push.h"
 
 #include <stdio.h>
@@ -168,7 +168,7 @@ static void subscribe(http_request *rq, game *g, int color) {
     bool ok = read_subscription(rq, o, &s);
     cJSON_Delete(o);
     if (!ok) return;
-    int rc = store_push_subscribe(rq->srv->st, game_id(g), &s);
+    int rc = games_push_subscribe(rq->srv->gp, g, &s);
     if (rc == STORE_CONFLICT) {
         http_send_error(rq, 409, "too_many_subscriptions",
                         "A seat holds at most 5 push subscriptions; remove one first.");
@@ -178,7 +178,6 @@ static void subscribe(http_request *rq, game *g, int color) {
         send_store_error(rq, rc);
         return;
     }
-    games_push_seen(rq->srv->gp, g, color);
     send_push_state(rq, true);
 }
 

@@ -2,8 +2,9 @@
  * games_push.h).
  *
  * Locks: the module's lock guards its list of games to look at and is
- * taken alone; a look runs with no lock of this module held (it takes the
- * game's own, through the games API). */
+ * taken alone. The look lock is held across a look and across a
+ * subscription and its baseline (games_push_subscribe); under it a look
+ * takes the game's own lock (through the games API) and writes the store. */
 #include "server/games_push.h"
 
 #include <errno.h>
@@ -36,6 +37,9 @@ struct games_push {
     bool running, stopping;
     pthread_mutex_t lock;
     pthread_cond_t cond; /* on CLOCK_MONOTONIC */
+    /* Held across a look and across a subscription with its baseline, so
+     * a look sees a new subscription only with its baseline in place. */
+    pthread_mutex_t look_lock;
     look *list;
     size_t n, cap;
 };
@@ -198,8 +202,8 @@ static bool queue_seat(games_push *gp, game *g, int color, bool seen) {
 }
 
 /* Looks at game id: queues what its subscribed seats are owed, and notes
- * when its time_low moment comes. */
-static void look_at(games_push *gp, const char *id) {
+ * when its time_low moment comes. Look lock held. */
+static void look_at_locked(games_push *gp, const char *id) {
     game *g;
     games_status st = games_get(gp->gm, id, &g);
     if (st == GAMES_UNAVAILABLE) schedule(gp, id, games_now_ms(gp->gm) + RETRY_MS);
@@ -222,8 +226,18 @@ static void look_at(games_push *gp, const char *id) {
     if (queued) push_sender_wake(gp->ps);
 }
 
-void games_push_seen(games_push *gp, game *g, int color) {
-    if (gp && g && (color == BLACK || color == WHITE)) queue_seat(gp, g, color, true);
+static void look_at(games_push *gp, const char *id) {
+    pthread_mutex_lock(&gp->look_lock);
+    look_at_locked(gp, id);
+    pthread_mutex_unlock(&gp->look_lock);
+}
+
+int games_push_subscribe(games_push *gp, game *g, const store_push_sub *sub) {
+    pthread_mutex_lock(&gp->look_lock);
+    int rc = store_push_subscribe(gp->st, game_id(g), sub);
+    if (rc == STORE_OK) queue_seat(gp, g, sub->color, true);
+    pthread_mutex_unlock(&gp->look_lock);
+    return rc;
 }
 
 /* ---- the thread ---- */
@@ -289,6 +303,7 @@ games_push *games_push_start(games *gm, store *st, push_sender *ps) {
     gp->st = st;
     gp->ps = ps;
     pthread_mutex_init(&gp->lock, NULL);
+    pthread_mutex_init(&gp->look_lock, NULL);
     pthread_condattr_t attr;
     pthread_condattr_init(&attr);
     pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
@@ -317,6 +332,7 @@ void games_push_stop(games_push *gp) {
     }
     free(gp->list);
     pthread_cond_destroy(&gp->cond);
+    pthread_mutex_destroy(&gp->look_lock);
     pthread_mutex_destroy(&gp->lock);
     free(gp);
 }

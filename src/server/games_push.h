@@ -20,8 +20,10 @@
  * only for the subscriptions that have no notice of that rank yet. So the
  * same state heard twice (a reload, a restart, another server) notifies
  * once, and a seat is told of its turn once per turn, whatever the
- * opponent tried meanwhile. A seat with a WebSocket open on this server
- * sees the change on its page: its notice is recorded as skipped.
+ * opponent tried meanwhile; a notice whose moment passed before the look
+ * (the seat already acted) is not queued. A seat with a WebSocket open on
+ * this server sees the change on its page: its notice is recorded as
+ * skipped.
  *
  * Everything in a payload comes from that seat's own view (the game id,
  * the kind, the turn number, the seat's colour, the opponent's display
@@ -36,6 +38,7 @@
 
 #include "push/push_sender.h"
 #include "server/games.h"
+#include "store/store_push.h"
 
 typedef struct games_push games_push;
 
@@ -46,10 +49,11 @@ games_push *games_push_start(games *gm, store *st, push_sender *ps);
 void games_push_stop(games_push *gp);
 /* Looks at game id again soon. */
 void games_push_look(games_push *gp, const char *id);
-/* Seat `color` of g subscribed from its page: what it is owed now counts
- * as seen (recorded as skipped), so subscribing never notifies of the
- * state the subscriber is looking at, and only later changes do. */
-void games_push_seen(games_push *gp, game *g, int color);
+/* Stores a subscription of seat sub->color of g (store_push_subscribe's
+ * answer) and records what the seat is owed now as seen (skipped), in
+ * one step no look can come between: subscribing never notifies of the
+ * state the subscriber is looking at, only later changes do. */
+int games_push_subscribe(games_push *gp, game *g, const store_push_sub *sub);
 /* The server's clock moved (tests): every time_low moment is looked at. */
 void games_push_clock_moved(games_push *gp);
 

@@ -157,12 +157,15 @@ test('twin games that differ only in hidden moves give byte-identical pushes', a
         const claim = await call(server.url, 'POST', `/api/v1/games/${g.id}/claim`, { body: { invite: g.invite } });
         const white = claim.json.token;
         await subscribe(server.url, g.id, white, push.subscriber(name));
+        // White answers each notice (a notice of a state gone by before
+        // it was looked at is not sent: White would have acted on it).
         let view = await act(server.url, g.id, g.black, { seq: 1, action: 'attempt', vertex: moves[0] });
+        await push.waitFor(() => push.of(name).length === 1);
         view = await act(server.url, g.id, white, { seq: view.view.seq + 1, action: 'attempt', vertex: 'E5' });
         await act(server.url, g.id, g.black, { seq: view.view.seq + 1, action: 'attempt', vertex: moves[1] });
+        await push.waitFor(() => push.of(name).length === 2);
         twins.push({ id: g.id, name });
       }
-      await push.waitFor(() => push.of('twin-a').length === 2 && push.of('twin-b').length === 2);
       const masked = (name, id) => push.of(name).map((m) => JSON.stringify(m.payload).replaceAll(id, 'GAME'));
       assert.deepEqual(masked('twin-a', twins[0].id), masked('twin-b', twins[1].id));
       assert.deepEqual(push.of('twin-a').map((m) => m.size), push.of('twin-b').map((m) => m.size));
