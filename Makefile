@@ -31,7 +31,7 @@ PQ_CFLAGS := $(shell pkg-config --cflags libpq 2>/dev/null || echo -I/usr/includ
 # defines NDEBUG, so the playout loops pay nothing for them.
 DEBUG   ?= $(if $(SANITIZE),1,0)
 ALL_CFLAGS = $(CFLAGS_BASE) $(if $(filter 1,$(DEBUG)),,-DNDEBUG) $(CFLAGS)
-LDLIBS   = -lcivetweb -lcjson -lsqlite3 -lpq -lqrencode -lunistring -lcrypto -lpthread -lm
+LDLIBS   = -lcivetweb -lcjson -lsqlite3 -lpq -lqrencode -lunistring -lcurl -lcrypto -lpthread -lm
 LDFLAGS_ALL = $(if $(SANITIZE),-fsanitize=$(SANITIZE)) $(LDFLAGS)
 
 VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)

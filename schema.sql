@@ -151,4 +151,50 @@ CREATE TABLE admin_log (
     detail TEXT    NOT NULL DEFAULT '{}' CHECK (json_valid(detail))
 ) STRICT;
 
-PRAGMA user_version = 5;
+-- Version 6. Web Push (src/push): the server's VAPID key (one row, the
+-- same for every server sharing the database), each seat's browser
+-- subscriptions (at most 5 a seat: the API's rule) and the outbox of
+-- notices. The outbox is also their record: a notice is queued once per
+-- subscription under its rank in the game (rising with every notice), kept
+-- after it was sent or skipped (the seat had a socket open), so no server
+-- queues it twice and a restart finds what is still to send.
+CREATE TABLE push_key (
+    id            INTEGER NOT NULL PRIMARY KEY CHECK (id = 1),
+    private_key   BLOB    NOT NULL CHECK (length(private_key) = 32),
+    public_key    BLOB    NOT NULL CHECK (length(public_key) = 65),
+    created_at_ms INTEGER NOT NULL
+) STRICT;
+
+CREATE TABLE push_subscriptions (
+    game_id       TEXT    NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    color         INTEGER NOT NULL CHECK (color IN (1, 2)),
+    endpoint      TEXT    NOT NULL CHECK (length(endpoint) BETWEEN 9 AND 1024),
+    p256dh        BLOB    NOT NULL CHECK (length(p256dh) = 65),
+    auth          BLOB    NOT NULL CHECK (length(auth) = 16),
+    lang          TEXT    NOT NULL CHECK (lang IN ('en', 'ru', 'ko')),
+    created_at_ms INTEGER NOT NULL,
+    PRIMARY KEY (game_id, color, endpoint)
+) STRICT, WITHOUT ROWID;
+
+CREATE TABLE push_outbox (
+    id            INTEGER NOT NULL PRIMARY KEY,
+    game_id       TEXT    NOT NULL,
+    color         INTEGER NOT NULL,
+    endpoint      TEXT    NOT NULL,
+    notice        INTEGER NOT NULL CHECK (notice >= 0),
+    kind          TEXT    NOT NULL CHECK (length(kind) BETWEEN 1 AND 15),
+    payload       TEXT    NOT NULL CHECK (json_valid(payload)),
+    urgency       TEXT    NOT NULL CHECK (urgency IN ('normal', 'high')),
+    -- 0 queued, 1 sent, 2 skipped (a socket was open), 3 given up
+    state         INTEGER NOT NULL CHECK (state IN (0, 1, 2, 3)),
+    attempts      INTEGER NOT NULL DEFAULT 0,
+    next_at_ms    INTEGER NOT NULL,
+    created_at_ms INTEGER NOT NULL,
+    UNIQUE (game_id, color, endpoint, notice),
+    FOREIGN KEY (game_id, color, endpoint)
+        REFERENCES push_subscriptions (game_id, color, endpoint) ON DELETE CASCADE
+) STRICT;
+
+CREATE INDEX push_outbox_due ON push_outbox (next_at_ms) WHERE state = 0;
+
+PRAGMA user_version = 6;

@@ -177,8 +177,47 @@ CREATE TABLE idempotency (
 );
 CREATE INDEX idempotency_age ON idempotency (created_at_ms);
 
+-- Version 5. Web Push (src/push): the server's VAPID key (one row, shared
+-- by every server), each seat's browser subscriptions (at most 5 a seat)
+-- and the outbox of notices, which is also their record (store_push.h).
+CREATE TABLE push_key (
+    id            integer NOT NULL PRIMARY KEY CHECK (id = 1),
+    private_key   bytea   NOT NULL CHECK (length(private_key) = 32),
+    public_key    bytea   NOT NULL CHECK (length(public_key) = 65),
+    created_at_ms bigint  NOT NULL
+);
+CREATE TABLE push_subscriptions (
+    game_id       text    NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    color         integer NOT NULL CHECK (color IN (1, 2)),
+    endpoint      text    NOT NULL CHECK (char_length(endpoint) BETWEEN 9 AND 1024),
+    p256dh        bytea   NOT NULL CHECK (length(p256dh) = 65),
+    auth          bytea   NOT NULL CHECK (length(auth) = 16),
+    lang          text    NOT NULL CHECK (lang IN ('en', 'ru', 'ko')),
+    created_at_ms bigint  NOT NULL,
+    PRIMARY KEY (game_id, color, endpoint)
+);
+CREATE TABLE push_outbox (
+    id            bigserial NOT NULL PRIMARY KEY,
+    game_id       text    NOT NULL,
+    color         integer NOT NULL,
+    endpoint      text    NOT NULL,
+    notice        bigint  NOT NULL CHECK (notice >= 0),
+    kind          text    NOT NULL CHECK (char_length(kind) BETWEEN 1 AND 15),
+    payload       text    NOT NULL,
+    urgency       text    NOT NULL CHECK (urgency IN ('normal', 'high')),
+    -- 0 queued, 1 sent, 2 skipped (a socket was open), 3 given up
+    state         integer NOT NULL CHECK (state IN (0, 1, 2, 3)),
+    attempts      integer NOT NULL DEFAULT 0,
+    next_at_ms    bigint  NOT NULL,
+    created_at_ms bigint  NOT NULL,
+    UNIQUE (game_id, color, endpoint, notice),
+    FOREIGN KEY (game_id, color, endpoint)
+        REFERENCES push_subscriptions (game_id, color, endpoint) ON DELETE CASCADE
+);
+CREATE INDEX push_outbox_due ON push_outbox (next_at_ms) WHERE state = 0;
+
 -- The schema's version, one row.
 CREATE TABLE phantomgo_schema (
     version integer NOT NULL
 );
-INSERT INTO phantomgo_schema (version) VALUES (4);
+INSERT INTO phantomgo_schema (version) VALUES (5);

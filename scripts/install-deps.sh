@@ -19,7 +19,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # What the compiler reads (headers, libraries); then what running needs.
-compile_pkgs=(gcc libc6-dev make libcivetweb-dev libcjson-dev libsqlite3-dev libpq-dev libqrencode-dev libunistring-dev libssl-dev)
+compile_pkgs=(gcc libc6-dev make libcivetweb-dev libcjson-dev libsqlite3-dev libpq-dev libqrencode-dev libunistring-dev libssl-dev libcurl4-openssl-dev)
 build_pkgs=("${compile_pkgs[@]}" pkg-config sqlite3 ca-certificates)
 # python3: the layers suite's circle check; e2fsprogs and mount: the
 # hardening suite's read-only filesystem (Debian 13's minimal system has no

@@ -23,6 +23,7 @@ util     src/util/* src/version.h
 bot      src/bot/*
 wire     src/wire/*
 store    src/store/*
+push     src/push/*
 support  src/server/config.* src/server/metrics.* src/server/ratelimit.* src/server/secrets.*
 games    src/server/game.* src/server/game_* src/server/games.* src/server/games_* src/server/computer.* src/server/deadlines.* src/server/lobby.* src/server/retention.*
 http     src/server/http* src/server/reply* src/server/api_* src/server/hub.* src/server/static.* src/server/admin.* src/server/server.h
@@ -36,9 +37,10 @@ util     util
 bot      bot engine util
 wire     wire engine util
 store    store util
+push     push store util
 support  support util
-games    games support store wire bot engine util
-http     http games support store wire engine util
+games    games support push store wire bot engine util
+http     http games support push store wire engine util
 seat     *
 main     *
 '
@@ -55,6 +57,7 @@ util     ^(civetweb|cjson/|cJSON|sqlite3|libpq)
 bot      ^(civetweb|cjson/|cJSON|sqlite3|libpq|unistd|fcntl|sys/)
 wire     ^(civetweb|sqlite3|libpq|pthread|unistd|fcntl|sys/)
 store    ^(civetweb|cjson/|cJSON)
+push     ^(civetweb|cjson/|cJSON|sqlite3|libpq)
 support  ^(civetweb|sqlite3|libpq)
 games    ^(civetweb|sqlite3|libpq)
 http     ^(sqlite3|libpq)

@@ -147,7 +147,7 @@ server_lane() {
     # the computer's queue), to keep CI within its time, and the hardening
     # file about the store's idempotency records.
     run_suite unit-pg node tests/pg/with-postgres.mjs build/asan/unit-tests \
-        test_store.c,test_store_chat.c,test_store_admin.c,test_store_concurrency.c,test_store_pg.c,test_store_idempotency.c
+        test_store.c,test_store_chat.c,test_store_admin.c,test_store_concurrency.c,test_store_pg.c,test_store_idempotency.c,test_store_push.c
     local on_pg=()
     for f in tests/server/*.test.mjs; do
         case $f in */serving.test.mjs | */computer_load.test.mjs) ;; *) on_pg+=("$f") ;; esac

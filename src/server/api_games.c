@@ -17,8 +17,10 @@
 #include "engine/vertex.h"
 #include "server/admin.h"
 #include "server/api_idempotency.h"
+#include "server/api_push.h"
 #include "server/deadlines.h"
 #include "server/games.h"
+#include "server/games_push.h"
 #include "server/http_body.h"
 #include "server/lobby.h"
 #include "server/retention.h"
@@ -863,6 +865,7 @@ static const endpoint endpoints[] = {
     { "rematch", rematch, "POST" }, { "sgf", record, "GET" },         { "name", rename_seat_name, "PUT" },
     { "chat", chat, "GET POST" },   { "cancel", cancel, "POST" },     { "aid", read_aid, "GET" },
     { "talk", erase_own_talk, "DELETE" },
+    { "push", api_push_seat, "PUT DELETE" },
 };
 
 /* A handler and its game, run under an Idempotency-Key. */
@@ -952,6 +955,7 @@ static void test_clock(http_request *rq) {
     }
     deadlines_wake(rq->srv->dl);
     retention_wake(rq->srv->rt);
+    games_push_clock_moved(rq->srv->gp);
     cJSON *now = cJSON_CreateObject();
     if (!cJSON_AddNumberToObject(now, "now_ms", (double)games_now_ms(rq->srv->gm))) {
         cJSON_Delete(now);
@@ -974,6 +978,7 @@ void api_handle(http_request *rq) {
         http_send_error(rq, 400, "bad_request", "This endpoint needs a WebSocket upgrade.");
     else if (!strcmp(p, "test/clock")) test_clock(rq);
     else if (!strncmp(p, "admin/", 6)) admin_handle(rq, p + 6);
+    else if (!strcmp(p, "push/key")) api_push_key(rq);
     else if (!strncmp(p, "games/", 6)) game_route(rq, p + 6);
     else http_send_error(rq, 404, "not_found", "No such endpoint.");
 }

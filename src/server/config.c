@@ -71,6 +71,14 @@ static const option_spec options[] = {
     BOOL("test-clock", "PHANTOMGO_TEST_CLOCK", test_clock,
          "FOR TESTS ONLY: POST /api/v1/test/clock moves the server's clock\n"
          "                          forward; refused unless --listen is a loopback address"),
+    BOOL("push", "PHANTOMGO_PUSH", push, "Web Push notifications for players who closed the page (default on)"),
+    TEXT("push-contact", "PHANTOMGO_PUSH_CONTACT", push_contact, "URL",
+         "the contact push services see (mailto: or https:; default the base URL)"),
+    TEXT("push-ca", "PHANTOMGO_PUSH_CA", push_ca, "FILE",
+         "PEM file of CAs to trust for push services besides the system's"),
+    BOOL("push-allow-private", "PHANTOMGO_PUSH_ALLOW_PRIVATE", push_allow_private,
+         "allow push endpoints on loopback and private addresses (tests, closed\n"
+         "                          networks); refused by default"),
 };
 enum { N_OPTIONS = sizeof options / sizeof options[0] };
 
@@ -88,6 +96,7 @@ static void set_defaults(server_config *cfg) {
     cfg->chat_limit = 5;
     cfg->abandon_after = 600;
     cfg->chat_retention_days = 90;
+    cfg->push = true;
 }
 
 static bool parse_bool(const char *s, bool *out) {
@@ -236,6 +245,11 @@ config_status config_load(server_config *cfg, int argc, char **argv, char *err, 
     while (n > 0 && cfg->base_url[n - 1] == '/') cfg->base_url[--n] = '\0';
     if (!cfg->db[0] || !cfg->root[0] || !cfg->listen[0]) {
         snprintf(err, errlen, "--db, --root and --listen may not be empty");
+        return CONFIG_ERROR;
+    }
+    const char *pc = cfg->push_contact;
+    if (*pc && strncmp(pc, "mailto:", 7) && strncmp(pc, "https://", 8)) {
+        snprintf(err, errlen, "--push-contact must be a mailto: or https:// URL");
         return CONFIG_ERROR;
     }
     if (cfg->test_clock && !loopback_address(cfg->listen)) {

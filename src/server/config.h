@@ -30,6 +30,10 @@ typedef struct server_config {
     char metrics_listen[80];    /* "ADDR:PORT" of the private /metrics listener; "" = public port */
     char admin_token_file[CONFIG_TEXT_MAX]; /* the operator's token; "" = no admin routes */
     int chat_retention_days;    /* names and chat of games ended longer ago are erased; 0 = kept */
+    bool push;                  /* Web Push notifications on */
+    char push_contact[256];     /* VAPID subject (mailto: or https:); "" = the base URL */
+    char push_ca[CONFIG_TEXT_MAX]; /* PEM file of extra CAs for push services; "" = none */
+    bool push_allow_private;    /* endpoints on private/loopback addresses allowed */
 } server_config;
 
 typedef enum { CONFIG_OK = 0, CONFIG_HELP, CONFIG_ERROR } config_status;

@@ -26,9 +26,11 @@
 #include "server/deadlines.h"
 #include "server/games.h"
 #include "server/games_computer.h"
+#include "server/games_push.h"
 #include "server/http.h"
 #include "server/hub.h"
 #include "server/lobby.h"
+#include "push/push_sender.h"
 #include "server/retention.h"
 #include "server/server.h"
 #include "util/now.h"
@@ -95,6 +97,33 @@ static bool open_games(server_ctx *srv, char *err, size_t errlen) {
     return !failed;
 }
 
+/* Web Push: the sender (the VAPID key, read or made in the store) and the
+ * notices. A database server that cannot give the key now leaves push off
+ * with a warning (the rest of the site works); any other failure (an
+ * unreadable --push-ca) stops the start. */
+static bool open_push(server_ctx *srv, char *err, size_t errlen) {
+    const server_config *c = &srv->cfg;
+    if (!c->push) return true;
+    /* Without a contact or a base URL, push services see a placeholder
+     * (docs/SELF-HOSTING.md asks operators to set one). */
+    const char *contact = c->push_contact[0] ? c->push_contact
+                          : c->base_url[0]   ? c->base_url
+                                             : "mailto:admin@localhost";
+    push_sender_config pc = { .contact = contact, .ca_file = c->push_ca, .allow_private = c->push_allow_private };
+    srv->ps = push_sender_start(srv->st, &pc, err, errlen);
+    if (!srv->ps && store_is_server(c->db) && !c->push_ca[0]) {
+        fprintf(stderr, "phantomgo: warning: push notifications are off: %s\n", err);
+        err[0] = '\0';
+        return true;
+    }
+    if (!srv->ps) return false;
+    if (c->push_allow_private)
+        fprintf(stderr, "phantomgo: warning: --push-allow-private: push may reach this host's network\n");
+    srv->gp = games_push_start(srv->gm, srv->st, srv->ps);
+    if (!srv->gp) snprintf(err, errlen, "cannot start the push notices thread");
+    return srv->gp != NULL;
+}
+
 static bool open_parts(server_ctx *srv, char *err, size_t errlen) {
     const server_config *c = &srv->cfg;
     char schema[PATH_MAX];
@@ -107,7 +136,7 @@ static bool open_parts(server_ctx *srv, char *err, size_t errlen) {
     }
     if (!(srv->adm = admin_open(c, err, errlen))) return false;
     if (store_open(&srv->st, c->db, schema, err, errlen) != STORE_OK) return false;
-    if (!open_games(srv, err, errlen)) return false;
+    if (!open_games(srv, err, errlen) || !open_push(srv, err, errlen)) return false;
     srv->rt = retention_start(srv->gm, srv->st, c->chat_retention_days, err, errlen);
     if (c->chat_retention_days > 0 && !srv->rt) return false;
     srv->hb = hub_new(srv);
@@ -127,6 +156,8 @@ static void close_parts(server_ctx *srv) {
     computer_stop(srv->cq); /* waits for moves being thought */
     deadlines_stop(srv->dl);
     retention_stop(srv->rt);
+    games_push_stop(srv->gp); /* before the games it listens to */
+    push_sender_stop(srv->ps); /* a send in flight is cut short */
     lobby_close(srv->lb);
     games_close(srv->gm);
     store_close(srv->st); /* pending commits are flushed */

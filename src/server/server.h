@@ -22,6 +22,8 @@ typedef struct lobby lobby;
 typedef struct hub hub;
 typedef struct admin admin;
 typedef struct retention retention;
+typedef struct push_sender push_sender;
+typedef struct games_push games_push;
 
 typedef struct server_ctx {
     server_config cfg;
@@ -33,6 +35,8 @@ typedef struct server_ctx {
     hub *hb;
     admin *adm;                /* the operator's token and routes (admin.h) */
     retention *rt;             /* the chat retention sweep (retention.h) */
+    push_sender *ps; /* NULL: push is off (--push=false) */
+    games_push *gp;
     ratelimit *api_limit;      /* every /api/ request and WebSocket */
     ratelimit *create_limit;   /* game creation */
     ratelimit *chat_speaker;   /* chat messages of one seat (key "id/colour") or one spectator address */

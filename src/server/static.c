@@ -205,7 +205,8 @@ void static_handle(http_request *rq) {
     bool admin_page = !strcmp(p, "/admin") && admin_enabled(srv->adm);
     bool page = !strcmp(p, "/") || !strcmp(p, "/rules") || !strcmp(p, "/lobby") || !strcmp(p, "/my-games") ||
                 admin_page || (!strncmp(p, "/g/", 3) && game_id_like(p + 3));
-    bool file = !strncmp(p, "/web/", 5) || !strncmp(p, "/static/", 8) || !strcmp(p, "/favicon.ico");
+    bool file = !strncmp(p, "/web/", 5) || !strncmp(p, "/static/", 8) || !strcmp(p, "/favicon.ico") ||
+                !strcmp(p, "/sw.js");
     rq->route = page ? ROUTE_PAGE : file ? ROUTE_STATIC : ROUTE_OTHER;
     if (!page && !file) {
         send_not_found(rq);
@@ -222,6 +223,8 @@ void static_handle(http_request *rq) {
     else if (admin_page) send_file(rq, srv->web_dir, "admin.html", "no-cache");
     else if (page) send_file(rq, srv->web_dir, "game.html", "no-cache");
     else if (!strncmp(p, "/web/", 5)) send_file(rq, srv->web_dir, p + 5, "no-cache");
+    else if (!strcmp(p, "/sw.js")) /* the service worker: at the root, so its scope is the whole site */
+        send_file(rq, srv->web_dir, "js/sw.js", "no-cache");
     else if (!strcmp(p, "/favicon.ico"))
         send_file(rq, srv->static_dir, "favicon.ico", "public, max-age=86400");
     else send_file(rq, srv->static_dir, p + 8, "public, max-age=86400");

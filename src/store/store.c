@@ -21,7 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define STORE_SCHEMA_VERSION 5
+#define STORE_SCHEMA_VERSION 6
 #define STORE_BUSY_TIMEOUT_MS 5000
 #define STORE_SCHEMA_MAX_BYTES (1 << 20)
 
@@ -110,6 +110,41 @@ static const char *const upgrades[] = {
     "  action TEXT NOT NULL CHECK (length(action) <= 32),"
     "  target TEXT NOT NULL CHECK (length(target) <= 128),"
     "  detail TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(detail))) STRICT;",
+    /* 5 -> 6: Web Push: the VAPID key, subscriptions and the outbox. */
+    "CREATE TABLE push_key ( "
+    "id INTEGER NOT NULL PRIMARY KEY CHECK (id = 1), "
+    "private_key BLOB NOT NULL CHECK (length(private_key) = 32), "
+    "public_key BLOB NOT NULL CHECK (length(public_key) = 65), "
+    "created_at_ms INTEGER NOT NULL "
+    ") STRICT;"
+    "CREATE TABLE push_subscriptions ( "
+    "game_id TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE, "
+    "color INTEGER NOT NULL CHECK (color IN (1, 2)), "
+    "endpoint TEXT NOT NULL CHECK (length(endpoint) BETWEEN 9 AND 1024), "
+    "p256dh BLOB NOT NULL CHECK (length(p256dh) = 65), "
+    "auth BLOB NOT NULL CHECK (length(auth) = 16), "
+    "lang TEXT NOT NULL CHECK (lang IN ('en', 'ru', 'ko')), "
+    "created_at_ms INTEGER NOT NULL, "
+    "PRIMARY KEY (game_id, color, endpoint) "
+    ") STRICT, WITHOUT ROWID;"
+    "CREATE TABLE push_outbox ( "
+    "id INTEGER NOT NULL PRIMARY KEY, "
+    "game_id TEXT NOT NULL, "
+    "color INTEGER NOT NULL, "
+    "endpoint TEXT NOT NULL, "
+    "notice INTEGER NOT NULL CHECK (notice >= 0), "
+    "kind TEXT NOT NULL CHECK (length(kind) BETWEEN 1 AND 15), "
+    "payload TEXT NOT NULL CHECK (json_valid(payload)), "
+    "urgency TEXT NOT NULL CHECK (urgency IN ('normal', 'high')), "
+    "state INTEGER NOT NULL CHECK (state IN (0, 1, 2, 3)), "
+    "attempts INTEGER NOT NULL DEFAULT 0, "
+    "next_at_ms INTEGER NOT NULL, "
+    "created_at_ms INTEGER NOT NULL, "
+    "UNIQUE (game_id, color, endpoint, notice), "
+    "FOREIGN KEY (game_id, color, endpoint) "
+    "REFERENCES push_subscriptions (game_id, color, endpoint) ON DELETE CASCADE "
+    ") STRICT;"
+    "CREATE INDEX push_outbox_due ON push_outbox (next_at_ms) WHERE state = 0;",
     NULL
 };
 _Static_assert(sizeof upgrades / sizeof upgrades[0] == STORE_SCHEMA_VERSION,
@@ -329,8 +364,10 @@ static int open_readers(store *st, char *err, size_t errlen) {
         int rc = store_prepare_all(r->db, store_read_sql, RS_COUNT, r->stmt);
         if (rc == SQLITE_OK) rc = store_prepare_all(r->db, store_chat_read_sql, CR_IDEM_FIRST, r->chat);
         if (rc == SQLITE_OK)
-            rc = store_prepare_all(r->db, store_idem_read_sql + CR_IDEM_FIRST, CR_COUNT - CR_IDEM_FIRST,
+            rc = store_prepare_all(r->db, store_idem_read_sql + CR_IDEM_FIRST, CR_PUSH_FIRST - CR_IDEM_FIRST,
                                    r->chat + CR_IDEM_FIRST);
+        if (rc == SQLITE_OK)
+            rc = store_prepare_all(r->db, store_push_read_sql, CR_COUNT - CR_PUSH_FIRST, r->chat + CR_PUSH_FIRST);
         if (rc != SQLITE_OK) return fail_db(err, errlen, r->db, rc, "preparing reads");
         st->free_readers[st->free_count++] = i;
     }
@@ -345,8 +382,10 @@ static int open_writer(store *st, const char *schema_path, char *err, size_t err
     int rc = store_prepare_all(st->wdb, store_write_sql, WS_COUNT, st->wstmt);
     if (rc == SQLITE_OK) rc = store_prepare_all(st->wdb, store_chat_write_sql, CW_IDEM_FIRST, st->wchat);
     if (rc == SQLITE_OK)
-        rc = store_prepare_all(st->wdb, store_idem_write_sql + CW_IDEM_FIRST, CW_COUNT - CW_IDEM_FIRST,
+        rc = store_prepare_all(st->wdb, store_idem_write_sql + CW_IDEM_FIRST, CW_PUSH_FIRST - CW_IDEM_FIRST,
                                st->wchat + CW_IDEM_FIRST);
+    if (rc == SQLITE_OK)
+        rc = store_prepare_all(st->wdb, store_push_write_sql, CW_COUNT - CW_PUSH_FIRST, st->wchat + CW_PUSH_FIRST);
     if (rc != SQLITE_OK) return fail_db(err, errlen, st->wdb, rc, "preparing writes");
     return STORE_OK;
 }

@@ -15,7 +15,7 @@
 #include "store/store_pg.h"
 #include "util/now.h"
 
-const char *const store_chat_write_sql[CW_COUNT] = {
+const char *const store_chat_write_sql[CW_IDEM_FIRST] = {
     [CW_PUT_NAME] = "INSERT INTO seat_names (game_id, color, name, updated_at_ms) VALUES (?1, ?2, ?3, ?4)"
                     " ON CONFLICT (game_id, color) DO UPDATE"
                     " SET name = excluded.name, updated_at_ms = excluded.updated_at_ms",
@@ -28,7 +28,7 @@ const char *const store_chat_write_sql[CW_COUNT] = {
                   " WHERE id = ?1 AND cancelled_at_ms IS NULL AND invite_hash IS NOT NULL",
 };
 
-const char *const store_chat_read_sql[CR_COUNT] = {
+const char *const store_chat_read_sql[CR_IDEM_FIRST] = {
     [CR_NAMES] = "SELECT n.color, n.name FROM games g LEFT JOIN seat_names n ON n.game_id = g.id"
                  " WHERE g.id = ?1",
     [CR_COUNT_ROOM] = "SELECT coalesce(max(n), 0) FROM chat WHERE game_id = ?1 AND room = ?2",

@@ -13,7 +13,7 @@
 #include "store/store_internal.h"
 #include "store/store_pg.h"
 
-const char *const store_idem_write_sql[CW_COUNT] = {
+const char *const store_idem_write_sql[CW_PUSH_FIRST] = {
     /* ?2 owner, ?3 at_ms, ?4 stale_before, ?5 expired_before, ?6 seed.
      * Taking over a pending record keeps its seed; an expired one's is
      * replaced. */
@@ -35,7 +35,7 @@ const char *const store_idem_write_sql[CW_COUNT] = {
 };
 _Static_assert(STORE_IDEM_PURGE_MAX == 200, "the LIMIT of CW_IDEM_PURGE and its PostgreSQL twin");
 
-const char *const store_idem_read_sql[CR_COUNT] = {
+const char *const store_idem_read_sql[CR_PUSH_FIRST] = {
     [CR_IDEM_GET] = "SELECT created_at_ms, answer, seed FROM idempotency WHERE id = ?1",
 };
 

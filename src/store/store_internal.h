@@ -54,21 +54,42 @@ enum read_stmt {
 
 /* The statements of the module's other files, on the writer's connection
  * and on each reader's, indexed by these: store_chat.c's first, then
- * store_idempotency.c's from CW_IDEM_FIRST and CR_IDEM_FIRST. */
+ * store_idempotency.c's from CW_IDEM_FIRST and CR_IDEM_FIRST, then
+ * store_push.c's from CW_PUSH_FIRST and CR_PUSH_FIRST. */
 enum chat_write_stmt {
     CW_PUT_NAME,
     CW_CLEAR_NAME,
     CW_APPEND,
     CW_CANCEL,
-    CW_IDEM_RESERVE,
+    CW_IDEM_RESERVE, /* the first of store_idempotency.c's */
     CW_IDEM_FINISH,
     CW_IDEM_RELEASE,
     CW_IDEM_PURGE,
+    CW_PUSH_KEY, /* the first of store_push.c's */
+    CW_PUSH_SUBSCRIBE,
+    CW_PUSH_UNSUBSCRIBE,
+    CW_PUSH_ENQUEUE,
+    CW_PUSH_CLAIM,
+    CW_PUSH_FINISH,
+    CW_PUSH_RETRY,
     CW_COUNT
 };
-enum chat_read_stmt { CR_NAMES, CR_COUNT_ROOM, CR_READ_ROOM, CR_IDEM_GET, CR_COUNT };
+enum chat_read_stmt {
+    CR_NAMES,
+    CR_COUNT_ROOM,
+    CR_READ_ROOM,
+    CR_IDEM_GET, /* the first of store_idempotency.c's */
+    CR_PUSH_KEY, /* the first of store_push.c's */
+    CR_PUSH_COUNT,
+    CR_PUSH_DUE,
+    CR_PUSH_NEXT,
+    CR_PUSH_GAMES,
+    CR_COUNT
+};
 #define CW_IDEM_FIRST CW_IDEM_RESERVE
 #define CR_IDEM_FIRST CR_IDEM_GET
+#define CW_PUSH_FIRST CW_PUSH_KEY
+#define CR_PUSH_FIRST CR_PUSH_KEY
 
 /* Read connections: enough that the server's handler threads rarely queue
  * for one (reads take microseconds), few enough to keep memory small. */
@@ -99,6 +120,28 @@ typedef struct {
     const void *seed;       /* the sealed seed (CW_IDEM_RESERVE; NULL: none) */
     size_t seed_len;
 } store_idem_args;
+/* The arguments of store_push.c's writes, by statement: CW_PUSH_KEY a
+ * store_push_key_args, CW_PUSH_SUBSCRIBE a store_push_subscribe_args,
+ * CW_PUSH_UNSUBSCRIBE a store_push_unsubscribe_args, CW_PUSH_ENQUEUE a
+ * store_push_notice (store_push.h), CW_PUSH_CLAIM/FINISH/RETRY a
+ * store_push_row_args (id, then a: the lease end, the state, the next
+ * attempt; b: the claim's now). */
+typedef struct {
+    const uint8_t *priv, *pub; /* 32 and 65 bytes */
+    int64_t at_ms;
+} store_push_key_args;
+typedef struct {
+    const void *sub; /* a store_push_sub */
+    int64_t at_ms;
+    int per_seat;
+} store_push_subscribe_args;
+typedef struct {
+    int color;
+    const char *endpoint; /* NULL: all of the seat's */
+} store_push_unsubscribe_args;
+typedef struct {
+    int64_t id, a, b;
+} store_push_row_args;
 
 /* Binds a store_submit_write statement's parameters after ?1 (SQLite's code). */
 typedef int (*store_bind_fn)(sqlite3_stmt *s, const void *arg);
@@ -205,6 +248,8 @@ void store_writer_stop(store *st);
  * bind(s, arg) (SQLite's code). `update`: a statement that changed no row
  * means an unknown game (STORE_NOT_FOUND) or a refused change
  * (STORE_CONFLICT). Blocks until committed, like every write. */
+/* game_id may be NULL for a statement that names no game (?1 is then
+ * bound to NULL). */
 int store_submit_write(store *st, enum chat_write_stmt which, const char *game_id, store_bind_fn bind,
                        const void *arg, bool update);
 
@@ -214,11 +259,15 @@ store_reader *store_reader_acquire(store *st);
 void store_reader_release(store *st, store_reader *r);
 
 /* store_chat.c: statements [0, CW_IDEM_FIRST) and [0, CR_IDEM_FIRST). */
-extern const char *const store_chat_write_sql[CW_COUNT];
-extern const char *const store_chat_read_sql[CR_COUNT];
-/* store_idempotency.c: statements [CW_IDEM_FIRST, CW_COUNT) and
- * [CR_IDEM_FIRST, CR_COUNT). */
-extern const char *const store_idem_write_sql[CW_COUNT];
-extern const char *const store_idem_read_sql[CR_COUNT];
+extern const char *const store_chat_write_sql[CW_IDEM_FIRST];
+extern const char *const store_chat_read_sql[CR_IDEM_FIRST];
+/* store_idempotency.c: statements [CW_IDEM_FIRST, CW_PUSH_FIRST) and
+ * [CR_IDEM_FIRST, CR_PUSH_FIRST), at their own indexes. */
+extern const char *const store_idem_write_sql[CW_PUSH_FIRST];
+extern const char *const store_idem_read_sql[CR_PUSH_FIRST];
+/* store_push.c: statements [CW_PUSH_FIRST, CW_COUNT) and [CR_PUSH_FIRST,
+ * CR_COUNT), from 0. */
+extern const char *const store_push_write_sql[CW_COUNT - CW_PUSH_FIRST];
+extern const char *const store_push_read_sql[CR_COUNT - CR_PUSH_FIRST];
 
 #endif

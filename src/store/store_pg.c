@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PG_SCHEMA_VERSION 4
+#define PG_SCHEMA_VERSION 5
 /* Any constant shared by every phantomgo server: the lock that serializes
  * schema creation. */
 #define PG_SCHEMA_LOCK_KEY 0x70676f31
@@ -127,6 +127,41 @@ static const char *const upgrades[] = {
     "  action text NOT NULL CHECK (char_length(action) <= 32),"
     "  target text NOT NULL CHECK (char_length(target) <= 128),"
     "  detail text NOT NULL DEFAULT '{}');",
+    /* 4 -> 5: Web Push: the VAPID key, subscriptions and the outbox. */
+    "CREATE TABLE push_key ( "
+    "id integer NOT NULL PRIMARY KEY CHECK (id = 1), "
+    "private_key bytea NOT NULL CHECK (length(private_key) = 32), "
+    "public_key bytea NOT NULL CHECK (length(public_key) = 65), "
+    "created_at_ms bigint NOT NULL "
+    "); "
+    "CREATE TABLE push_subscriptions ( "
+    "game_id text NOT NULL REFERENCES games (id) ON DELETE CASCADE, "
+    "color integer NOT NULL CHECK (color IN (1, 2)), "
+    "endpoint text NOT NULL CHECK (char_length(endpoint) BETWEEN 9 AND 1024), "
+    "p256dh bytea NOT NULL CHECK (length(p256dh) = 65), "
+    "auth bytea NOT NULL CHECK (length(auth) = 16), "
+    "lang text NOT NULL CHECK (lang IN ('en', 'ru', 'ko')), "
+    "created_at_ms bigint NOT NULL, "
+    "PRIMARY KEY (game_id, color, endpoint) "
+    "); "
+    "CREATE TABLE push_outbox ( "
+    "id bigserial NOT NULL PRIMARY KEY, "
+    "game_id text NOT NULL, "
+    "color integer NOT NULL, "
+    "endpoint text NOT NULL, "
+    "notice bigint NOT NULL CHECK (notice >= 0), "
+    "kind text NOT NULL CHECK (char_length(kind) BETWEEN 1 AND 15), "
+    "payload text NOT NULL, "
+    "urgency text NOT NULL CHECK (urgency IN ('normal', 'high')), "
+    "state integer NOT NULL CHECK (state IN (0, 1, 2, 3)), "
+    "attempts integer NOT NULL DEFAULT 0, "
+    "next_at_ms bigint NOT NULL, "
+    "created_at_ms bigint NOT NULL, "
+    "UNIQUE (game_id, color, endpoint, notice), "
+    "FOREIGN KEY (game_id, color, endpoint) "
+    "REFERENCES push_subscriptions (game_id, color, endpoint) ON DELETE CASCADE "
+    "); "
+    "CREATE INDEX push_outbox_due ON push_outbox (next_at_ms) WHERE state = 0;",
     NULL
 };
 _Static_assert(sizeof upgrades / sizeof upgrades[0] == PG_SCHEMA_VERSION,

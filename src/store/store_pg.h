@@ -14,6 +14,7 @@
 
 #include "store/store_chat.h"
 #include "store/store_idempotency.h"
+#include "store/store_push.h"
 #include "store/store_internal.h"
 
 #include <libpq-fe.h>
@@ -34,6 +35,13 @@ enum pg_write_stmt {
     PW_IDEM_FINISH,
     PW_IDEM_RELEASE,
     PW_IDEM_PURGE,
+    PW_PUSH_KEY, /* Web Push: store_push.c's CW_PUSH_* */
+    PW_PUSH_SUBSCRIBE,
+    PW_PUSH_UNSUBSCRIBE,
+    PW_PUSH_ENQUEUE,
+    PW_PUSH_CLAIM,
+    PW_PUSH_FINISH,
+    PW_PUSH_RETRY,
     PW_COUNT
 };
 
@@ -100,6 +108,13 @@ int pg_store_read_chat(pg_store *pg, const char *game_id, int room, int after_n,
                        store_chat_message **out, int *out_count);
 /* store_idem_get's read (arguments checked there). */
 int pg_store_idem_get(pg_store *pg, const char *id, store_idem_record *out);
+/* Web Push's reads, as store_push.h's (arguments checked there; list holds
+ * limit elements). */
+int pg_store_push_key_get(pg_store *pg, uint8_t priv[32], uint8_t pub[65]);
+int pg_store_push_count(pg_store *pg, const char *game_id, int color, int *out_n);
+int pg_store_push_game_ids(pg_store *pg, char (**ids)[24], int *count);
+int pg_store_push_due(pg_store *pg, int64_t now_ms, int limit, store_push_message *list, int *out_count);
+int pg_store_push_next_due(pg_store *pg, int64_t *at_ms);
 /* Fills *ids (malloc'd, fixed-size ids) for one of store_list_games' kinds. */
 int pg_store_list_ids(pg_store *pg, const char *where_kind, char (**ids)[24], int *count);
 

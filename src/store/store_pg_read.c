@@ -23,6 +23,11 @@ enum pg_read_stmt {
     PR_CHAT_COUNT,
     PR_CHAT_READ,
     PR_IDEM_GET,
+    PR_PUSH_KEY, /* Web Push (store_push.h) */
+    PR_PUSH_COUNT,
+    PR_PUSH_GAMES,
+    PR_PUSH_DUE,
+    PR_PUSH_NEXT,
     PR_COUNT
 };
 
@@ -57,6 +62,16 @@ static const char *const read_sql[PR_COUNT] = {
                      " WHERE game_id = $1 AND room = $2::integer AND n > $3::integer ORDER BY n"
                      " LIMIT $4::integer",
     [PR_IDEM_GET] = "SELECT created_at_ms, answer, seed FROM idempotency WHERE id = $1",
+    [PR_PUSH_KEY] = "SELECT private_key, public_key FROM push_key WHERE id = 1",
+    [PR_PUSH_COUNT] = "SELECT count(*) FROM push_subscriptions WHERE game_id = $1 AND color = $2::integer",
+    [PR_PUSH_GAMES] = "SELECT DISTINCT game_id FROM push_subscriptions",
+    [PR_PUSH_DUE] = "SELECT o.id, o.game_id, o.color, o.endpoint, o.kind, o.payload, o.urgency, o.attempts,"
+                    " o.created_at_ms, s.p256dh, s.auth, s.lang"
+                    " FROM push_outbox o JOIN push_subscriptions s"
+                    " ON s.game_id = o.game_id AND s.color = o.color AND s.endpoint = o.endpoint"
+                    " WHERE o.state = 0 AND o.next_at_ms <= $1::bigint ORDER BY o.next_at_ms, o.id"
+                    " LIMIT $2::integer",
+    [PR_PUSH_NEXT] = "SELECT min(next_at_ms) FROM push_outbox WHERE state = 0",
 };
 
 static pg_link *reader_acquire(pg_store *pg) {
@@ -423,4 +438,129 @@ static int get_idem(PGconn *conn, void *ctx, bool *broken) {
 int pg_store_idem_get(pg_store *pg, const char *id, store_idem_record *out) {
     idem_ctx c = { id, out };
     return with_reader(pg, get_idem, &c);
+}
+
+/* ---- Web Push (store_push.h) ---- */
+
+/* A bytea in text form ("\x" and hex digits) of exactly n bytes into dst;
+ * false for NULL or another length. */
+static bool copy_bytes(uint8_t *dst, size_t n, const PGresult *res, int row, int col) {
+    const char *t = PQgetvalue(res, row, col);
+    if (PQgetisnull(res, row, col) || strlen(t) != 2 + 2 * n || t[0] != '\\' || t[1] != 'x') return false;
+    for (size_t i = 0; i < n; i++) {
+        int hi = hex_digit(t[2 + 2 * i]), lo = hex_digit(t[3 + 2 * i]);
+        if (hi < 0 || lo < 0) return false;
+        dst[i] = (uint8_t)(hi << 4 | lo);
+    }
+    return true;
+}
+
+typedef struct {
+    uint8_t *priv, *pub;
+} key_ctx;
+
+static int push_key_get(PGconn *conn, void *ctx, bool *broken) {
+    key_ctx *c = ctx;
+    PGresult *res = exec_read(conn, PR_PUSH_KEY, NULL, NULL);
+    int code = rows_code(conn, res, broken);
+    if (code == STORE_OK && PQntuples(res) == 0) code = STORE_NOT_FOUND;
+    if (code == STORE_OK && !(copy_bytes(c->priv, 32, res, 0, 0) && copy_bytes(c->pub, 65, res, 0, 1)))
+        code = STORE_ERROR;
+    PQclear(res);
+    return code;
+}
+
+int pg_store_push_key_get(pg_store *pg, uint8_t priv[32], uint8_t pub[65]) {
+    key_ctx c = { priv, pub };
+    return with_reader(pg, push_key_get, &c);
+}
+
+typedef struct {
+    const char *game_id;
+    int color;
+    int *n;
+} push_count_ctx;
+
+static int push_count(PGconn *conn, void *ctx, bool *broken) {
+    push_count_ctx *c = ctx;
+    char color[12];
+    snprintf(color, sizeof color, "%d", c->color);
+    PGresult *res = exec_read(conn, PR_PUSH_COUNT, c->game_id, color);
+    int code = rows_code(conn, res, broken);
+    if (code == STORE_OK) *c->n = PQntuples(res) == 1 ? (int)get_int(res, 0, 0) : 0;
+    PQclear(res);
+    return code;
+}
+
+int pg_store_push_count(pg_store *pg, const char *game_id, int color, int *out_n) {
+    push_count_ctx c = { game_id, color, out_n };
+    return with_reader(pg, push_count, &c);
+}
+
+int pg_store_push_game_ids(pg_store *pg, char (**ids)[24], int *count) {
+    list_ctx c = { PR_PUSH_GAMES, ids, count };
+    *ids = NULL;
+    *count = 0;
+    return with_reader(pg, list_ids, &c);
+}
+
+typedef struct {
+    int64_t now_ms;
+    int limit;
+    store_push_message *list;
+    int *n;
+} due_ctx;
+
+/* One row of PR_PUSH_DUE into m; false for a malformed row or no memory. */
+static bool fill_push_message(const PGresult *res, int row, store_push_message *m) {
+    memset(m, 0, sizeof *m);
+    m->id = get_int(res, row, 0);
+    copy_text(m->game_id, sizeof m->game_id, res, row, 1);
+    m->color = (int)get_int(res, row, 2);
+    copy_text(m->endpoint, sizeof m->endpoint, res, row, 3);
+    copy_text(m->kind, sizeof m->kind, res, row, 4);
+    m->payload_json = strdup(PQgetvalue(res, row, 5));
+    m->high = !strcmp(PQgetvalue(res, row, 6), "high");
+    m->attempts = (int)get_int(res, row, 7);
+    m->created_at_ms = get_int(res, row, 8);
+    copy_text(m->lang, sizeof m->lang, res, row, 11);
+    return m->payload_json && copy_bytes(m->p256dh, 65, res, row, 9) && copy_bytes(m->auth, 16, res, row, 10);
+}
+
+static int push_due(PGconn *conn, void *ctx, bool *broken) {
+    due_ctx *c = ctx;
+    char numbers[2][24];
+    snprintf(numbers[0], sizeof numbers[0], "%lld", (long long)c->now_ms);
+    snprintf(numbers[1], sizeof numbers[1], "%d", c->limit);
+    const char *values[2] = { numbers[0], numbers[1] };
+    PGresult *res = exec_read_n(conn, PR_PUSH_DUE, 2, values);
+    int code = rows_code(conn, res, broken);
+    int rows = code == STORE_OK ? PQntuples(res) : 0;
+    if (rows > c->limit) rows = c->limit;
+    for (int i = 0; code == STORE_OK && i < rows; i++) {
+        if (!fill_push_message(res, i, &c->list[i])) code = STORE_ERROR;
+        *c->n = i + 1; /* what was filled is freed by the caller either way */
+    }
+    PQclear(res);
+    return code;
+}
+
+int pg_store_push_due(pg_store *pg, int64_t now_ms, int limit, store_push_message *list, int *out_count) {
+    *out_count = 0;
+    due_ctx c = { now_ms, limit, list, out_count };
+    return with_reader(pg, push_due, &c);
+}
+
+static int push_next(PGconn *conn, void *ctx, bool *broken) {
+    int64_t *at = ctx;
+    PGresult *res = exec_read(conn, PR_PUSH_NEXT, NULL, NULL);
+    int code = rows_code(conn, res, broken);
+    if (code == STORE_OK && PQntuples(res) == 1 && !PQgetisnull(res, 0, 0)) *at = get_int(res, 0, 0);
+    PQclear(res);
+    return code;
+}
+
+int pg_store_push_next_due(pg_store *pg, int64_t *at_ms) {
+    *at_ms = INT64_MAX;
+    return with_reader(pg, push_next, at_ms);
 }

@@ -78,6 +78,34 @@ const char *const pg_write_sql[PW_COUNT] = {
     [PW_IDEM_RELEASE] = "DELETE FROM idempotency WHERE id = $1 AND owner = $2::bigint AND answer IS NULL",
     [PW_IDEM_PURGE] = "DELETE FROM idempotency WHERE $1::text IS NOT NULL AND id IN"
                       " (SELECT id FROM idempotency WHERE created_at_ms < $2::bigint LIMIT 200)",
+    /* Web Push (store_push.c): $1 is the game, NULL for the key. */
+    [PW_PUSH_KEY] = "INSERT INTO push_key (id, private_key, public_key, created_at_ms)"
+                    " SELECT 1, $2::bytea, $3::bytea, $4::bigint WHERE $1::text IS NULL"
+                    " ON CONFLICT (id) DO NOTHING",
+    [PW_PUSH_SUBSCRIBE] =
+        "INSERT INTO push_subscriptions (game_id, color, endpoint, p256dh, auth, lang, created_at_ms)"
+        " SELECT $1, $2::integer, $3, $4::bytea, $5::bytea, $6, $7::bigint"
+        " WHERE EXISTS (SELECT 1 FROM games WHERE id = $1) AND (EXISTS (SELECT 1 FROM push_subscriptions"
+        " WHERE game_id = $1 AND color = $2::integer AND endpoint = $3) OR (SELECT count(*)"
+        " FROM push_subscriptions WHERE game_id = $1 AND color = $2::integer) < $8::integer)"
+        " ON CONFLICT (game_id, color, endpoint) DO UPDATE"
+        " SET p256dh = excluded.p256dh, auth = excluded.auth, lang = excluded.lang",
+    [PW_PUSH_UNSUBSCRIBE] = "DELETE FROM push_subscriptions WHERE game_id = $1 AND color = $2::integer"
+                            " AND ($3::text IS NULL OR endpoint = $3)",
+    [PW_PUSH_ENQUEUE] =
+        "INSERT INTO push_outbox (game_id, color, endpoint, notice, kind, payload, urgency, state,"
+        " next_at_ms, created_at_ms)"
+        " SELECT s.game_id, s.color, s.endpoint, $3::bigint, $4, $5, $6, $7::integer, $8::bigint, $8::bigint"
+        " FROM push_subscriptions s WHERE s.game_id = $1 AND s.color = $2::integer AND NOT EXISTS"
+        " (SELECT 1 FROM push_outbox o WHERE o.game_id = s.game_id AND o.color = s.color"
+        " AND o.endpoint = s.endpoint AND o.notice >= $3::bigint)"
+        " ON CONFLICT DO NOTHING",
+    [PW_PUSH_CLAIM] = "UPDATE push_outbox SET next_at_ms = $3::bigint"
+                      " WHERE id = $2::bigint AND game_id = $1 AND state = 0 AND next_at_ms <= $4::bigint",
+    [PW_PUSH_FINISH] = "UPDATE push_outbox SET state = $3::integer, attempts = attempts + 1"
+                       " WHERE id = $2::bigint AND game_id = $1",
+    [PW_PUSH_RETRY] = "UPDATE push_outbox SET next_at_ms = $3::bigint, attempts = attempts + 1"
+                      " WHERE id = $2::bigint AND game_id = $1 AND state = 0",
 };
 
 /* Parameters of one statement, as text except the hashes (binary). */
@@ -146,6 +174,62 @@ static enum pg_write_stmt bind_idem(enum chat_write_stmt which, const store_idem
     return PW_GAME_EXISTS;
 }
 
+/* A Web Push write: its argument is typed by its statement (store_internal.h). */
+static enum pg_write_stmt bind_push(const write_req *r, params *p) {
+    const void *arg = r->u.other.arg;
+    switch (r->u.other.which) {
+    case CW_PUSH_KEY: {
+        const store_push_key_args *a = arg;
+        add_blob(p, a->priv, 32);
+        add_blob(p, a->pub, 65);
+        add_int(p, a->at_ms);
+        return PW_PUSH_KEY;
+    }
+    case CW_PUSH_SUBSCRIBE: {
+        const store_push_subscribe_args *a = arg;
+        const store_push_sub *sub = a->sub;
+        add_int(p, sub->color);
+        add_text(p, sub->endpoint);
+        add_blob(p, sub->p256dh, 65);
+        add_blob(p, sub->auth, 16);
+        add_text(p, sub->lang);
+        add_int(p, a->at_ms);
+        add_int(p, a->per_seat);
+        return PW_PUSH_SUBSCRIBE;
+    }
+    case CW_PUSH_UNSUBSCRIBE: {
+        const store_push_unsubscribe_args *a = arg;
+        add_int(p, a->color);
+        add_text(p, a->endpoint);
+        return PW_PUSH_UNSUBSCRIBE;
+    }
+    case CW_PUSH_ENQUEUE: {
+        const store_push_notice *n = arg;
+        add_int(p, n->color);
+        add_int(p, n->rank);
+        add_text(p, n->kind);
+        add_text(p, n->payload_json);
+        add_text(p, n->high ? "high" : "normal");
+        add_int(p, n->skipped ? STORE_PUSH_SKIPPED : STORE_PUSH_QUEUED);
+        add_int(p, n->at_ms);
+        return PW_PUSH_ENQUEUE;
+    }
+    case CW_PUSH_CLAIM:
+    case CW_PUSH_FINISH:
+    case CW_PUSH_RETRY: {
+        const store_push_row_args *a = arg;
+        add_int(p, a->id);
+        add_int(p, a->a);
+        if (r->u.other.which == CW_PUSH_CLAIM) add_int(p, a->b);
+        return r->u.other.which == CW_PUSH_CLAIM ? PW_PUSH_CLAIM
+               : r->u.other.which == CW_PUSH_FINISH ? PW_PUSH_FINISH
+                                                    : PW_PUSH_RETRY;
+    }
+    default: break;
+    }
+    return PW_GAME_EXISTS;
+}
+
 /* A talk write: its argument is typed by its statement (store_internal.h). */
 static enum pg_write_stmt bind_talk(const write_req *r, params *p) {
     const void *arg = r->u.other.arg;
@@ -174,6 +258,13 @@ static enum pg_write_stmt bind_talk(const write_req *r, params *p) {
     case CW_IDEM_FINISH:
     case CW_IDEM_RELEASE:
     case CW_IDEM_PURGE: return bind_idem(r->u.other.which, arg, p);
+    case CW_PUSH_KEY:
+    case CW_PUSH_SUBSCRIBE:
+    case CW_PUSH_UNSUBSCRIBE:
+    case CW_PUSH_ENQUEUE:
+    case CW_PUSH_CLAIM:
+    case CW_PUSH_FINISH:
+    case CW_PUSH_RETRY: return bind_push(r, p);
     case CW_COUNT: break;
     }
     return PW_GAME_EXISTS;
@@ -251,6 +342,15 @@ static int why_unchanged(PGconn *conn, const char *game_id, bool *failed, bool *
 
 static int apply_request(PGconn *conn, const write_req *r, bool *failed, bool *broken);
 
+/* Statements for which changing no row is no error: removing what is not
+ * there, a key kept from another server, a notice already queued, a row
+ * finished or retried that is gone with its subscription. */
+static bool zero_rows_fine(enum pg_write_stmt which) {
+    return which == PW_CLEAR_NAME || which == PW_IDEM_RELEASE || which == PW_IDEM_PURGE || which == PW_PUSH_KEY ||
+           which == PW_PUSH_UNSUBSCRIBE || which == PW_PUSH_ENQUEUE || which == PW_PUSH_FINISH ||
+           which == PW_PUSH_RETRY;
+}
+
 static bool run_command(PGconn *conn, const char *sql, bool *broken);
 
 /* A rematch's new game and the old game's link to it, both or neither: a
@@ -288,8 +388,7 @@ static int apply_request(PGconn *conn, const write_req *r, bool *failed, bool *b
     *failed = *broken = false;
     if (PQresultStatus(res) == PGRES_COMMAND_OK) {
         /* Removing what is not there is no error (as on SQLite). */
-        bool changed = strcmp(PQcmdTuples(res), "0") != 0 || which == PW_CLEAR_NAME ||
-                       which == PW_IDEM_RELEASE || which == PW_IDEM_PURGE;
+        bool changed = strcmp(PQcmdTuples(res), "0") != 0 || zero_rows_fine(which);
         code = changed ? STORE_OK : why_unchanged(conn, r->game_id, failed, broken);
     } else {
         *failed = true;

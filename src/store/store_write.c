@@ -371,7 +371,7 @@ int store_put_notes(store *st, const char *game_id, int color, const char *ghost
 
 int store_submit_write(store *st, enum chat_write_stmt which, const char *game_id, store_bind_fn bind,
                        const void *arg, bool update) {
-    if (!st || !game_id_ok(game_id) || (unsigned)which >= CW_COUNT || !bind) return STORE_ERROR;
+    if (!st || (game_id && !game_id_ok(game_id)) || (unsigned)which >= CW_COUNT || !bind) return STORE_ERROR;
     write_req r = { .kind = W_OTHER,
                     .game_id = game_id,
                     .u.other = { .which = which, .bind = bind, .arg = arg, .update = update } };

@@ -43,6 +43,7 @@ function routes() {
     ['POST', `${g}/actions`, game.tokens.black],
     ['PUT', `${g}/notes`, game.tokens.black],
     ['POST', `${g}/chat/spectators/1/report`, null],         // a report, by a spectator
+    ['PUT', `${g}/push`, game.tokens.black],
     ['POST', `${g}/rematch`, game.tokens.black],
   ];
 }

@@ -392,7 +392,7 @@ test('a version-2 database is upgraded in place: its games play on and gain the 
     } finally {
       await server.stop();
     }
-    assert.equal(execFileSync('sqlite3', [db, 'PRAGMA user_version']).toString().trim(), '5');
+    assert.equal(execFileSync('sqlite3', [db, 'PRAGMA user_version']).toString().trim(), '6');
     assert.equal(execFileSync('sqlite3', [db, 'SELECT text FROM chat']).toString().trim(), 'still here');
   } finally {
     rmSync(dir, { recursive: true, force: true });

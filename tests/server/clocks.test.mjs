@@ -385,8 +385,8 @@ test('a version-1 database file is upgraded in place and its games play on', asy
     } finally {
       await old.stop();
     }
-    // Upgraded through every version since (3: table talk, 4: idempotency keys, 5: moderation).
-    assert.equal(execFileSync('sqlite3', [db, 'PRAGMA user_version']).toString().trim(), '5');
+    // Upgraded through every version since (3: table talk, 4: idempotency keys, 5: moderation, 6: Web Push).
+    assert.equal(execFileSync('sqlite3', [db, 'PRAGMA user_version']).toString().trim(), '6');
     assert.equal(execFileSync('sqlite3', [db, "SELECT time_control_json, public, started_at_ms FROM games"]).toString().trim(),
       '{"type":"none"}|0|1700000000000');
   } finally {

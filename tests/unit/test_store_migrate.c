@@ -1,5 +1,5 @@
 /* Schema creation and versioning: a new or empty file gets schema.sql and
- * the latest user_version (5); reopening changes nothing; a database from a
+ * the latest user_version (6); reopening changes nothing; a database from a
  * newer binary, a foreign SQLite file, a file that is not a database, a missing or
  * inconsistent schema.sql are all refused with a message, and a refused
  * creation leaves the file empty so a correct retry works.
@@ -65,7 +65,7 @@ TEST(store_migrates_empty_file_and_reopens_idempotently) {
     store_game g = test_game("migrategame", "online");
     CHECK_EQ_INT(store_insert_game(st, &g), STORE_OK);
     store_close(st);
-    CHECK_EQ_INT(read_user_version(db), 5);
+    CHECK_EQ_INT(read_user_version(db), 6);
     for (int i = 0; i < 2; i++) {
         st = test_store_open(dir, "games.db");
         if (!st) {
@@ -76,7 +76,7 @@ TEST(store_migrates_empty_file_and_reopens_idempotently) {
         CHECK_EQ_INT(store_load_game(st, "migrategame", &back, NULL, NULL), STORE_OK);
         store_game_free_fields(&back);
         store_close(st);
-        CHECK_EQ_INT(read_user_version(db), 5);
+        CHECK_EQ_INT(read_user_version(db), 6);
     }
     test_rmtree(dir);
 }
@@ -87,7 +87,7 @@ TEST(store_creates_missing_file_and_directory) {
     snprintf(db, sizeof db, "%s/data/phantomgo.db", dir);
     char err[256];
     CHECK_EQ_INT(open_with(db, TEST_SCHEMA_PATH, err, sizeof err), STORE_OK);
-    CHECK_EQ_INT(read_user_version(db), 5);
+    CHECK_EQ_INT(read_user_version(db), 6);
     struct stat sb; /* it holds hidden stones: owner only */
     CHECK(stat(db, &sb) == 0 && (sb.st_mode & 0777) == 0600);
     test_rmtree(dir);
@@ -124,9 +124,9 @@ TEST(store_refused_schema_leaves_the_file_empty) {
     CHECK_EQ_INT(open_with(db, "/nonexistent/schema.sql", err, sizeof err), STORE_ERROR);
     CHECK(strstr(err, "/nonexistent/schema.sql") != NULL);
 
-    CHECK(write_file(bad_schema, "CREATE TABLE games (id TEXT); PRAGMA user_version = 6;") == 0);
+    CHECK(write_file(bad_schema, "CREATE TABLE games (id TEXT); PRAGMA user_version = 7;") == 0);
     CHECK_EQ_INT(open_with(db, bad_schema, err, sizeof err), STORE_ERROR);
-    CHECK(strstr(err, "expects 5") != NULL);
+    CHECK(strstr(err, "expects 6") != NULL);
 
     CHECK(write_file(bad_schema, "CREATE TABLE games (id TEXT); CREATE TABLE games (id TEXT);") == 0);
     CHECK_EQ_INT(open_with(db, bad_schema, err, sizeof err), STORE_ERROR);
@@ -139,6 +139,6 @@ TEST(store_refused_schema_leaves_the_file_empty) {
         CHECK_EQ_INT(store_insert_game(st, &g), STORE_OK);
         store_close(st);
     }
-    CHECK_EQ_INT(read_user_version(db), 5);
+    CHECK_EQ_INT(read_user_version(db), 6);
     test_rmtree(dir);
 }

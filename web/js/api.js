@@ -128,6 +128,10 @@ export const api = {
   report: (id, token, room, n) => request('POST', `${gamePath(id)}/chat/${room}/${n}/report`, { token }),
   eraseTalk: (id, token) => request('DELETE', `${gamePath(id)}/talk`, { token }),
   cancel: (id, token) => request('POST', `${gamePath(id)}/cancel`, { token, body: {} }),
+  // Web Push: the server's key, and a seat's subscription of this browser.
+  pushKey: () => request('GET', '/api/v1/push/key'),
+  pushSubscribe: (id, token, subscription) => request('PUT', `${gamePath(id)}/push`, { token, body: subscription }),
+  pushUnsubscribe: (id, token, endpoint) => request('DELETE', `${gamePath(id)}/push`, { token, body: { endpoint } }),
 
   // Sends one action, retrying the identical request until it gets an answer
   // or `deadlineMs` passes; onRetry(attempt) lets the page show "reconnecting".

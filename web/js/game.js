@@ -21,6 +21,7 @@ import { RefereeLog } from './referee-log.js';
 import { ReplayControls } from './replay.js';
 import { Notes } from './notes.js';
 import { TurnAlerts } from './turn-alerts.js';
+import { GamePush } from './push.js';
 import { GameClocks } from './clock.js';
 import { Curtain } from './hotseat-curtain.js';
 import { Rematch, offeredRematch, withdrawRematch, cancelledRematchWording } from './rematch.js';
@@ -606,7 +607,10 @@ function wireOptions() {
     notifyBox: $('opt-notify'),
     tag: `phantomgo-${gameId}`,
     onDenied: () => notice(t('options.notifyDenied')),
+    push: new GamePush(gameId, () => (seated() && !hotseat ? activeToken() : null)),
+    onPushFailed: () => notice(t('options.pushFailed')),
   });
+  $('opt-notify-nopush').hidden = GamePush.supported();
   const confirm = $('opt-confirm');
   confirm.checked = confirmMode;
   confirm.addEventListener('change', () => {
@@ -756,6 +760,7 @@ async function main() {
     render();
     if (view.over) finishGame();
     if (!hotseat) startLive();
+    if (!view.over) alerts.renewPush();
   }
   markReady();
 }

@@ -15,6 +15,7 @@ import { confirmAction } from './dialog.js';
 import { describeTimeControl } from './time-format.js';
 import { resultText } from './game-panels.js';
 import { versusText } from './names.js';
+import { deviceLink, importDeviceLink } from './device-link.js';
 
 const $ = (id) => document.getElementById(id);
 const PARALLEL_READS = 4;
@@ -149,10 +150,25 @@ function render() {
   toggle.textContent = hideFinished ? t('tidy.showFinished', { count: finished }) : t('tidy.hideFinished');
   toggle.setAttribute('aria-pressed', String(hideFinished));
   $('my-games-empty').hidden = entries.length > 0;
+  $('transfer-section').hidden = entries.length === 0;
+}
+
+// The device-transfer link, made when asked for (it holds the seats of now).
+function wireTransfer() {
+  $('transfer-show').addEventListener('click', () => {
+    const box = $('transfer-box');
+    box.hidden = !box.hidden;
+    $('transfer-show').setAttribute('aria-expanded', String(!box.hidden));
+    $('transfer-link').value = box.hidden ? '' : deviceLink() ?? '';
+  });
+  $('transfer-copy').addEventListener('click', () => copyFrom($('transfer-link'), $('copy-status')));
 }
 
 async function main() {
+  const imported = importDeviceLink();
   await initPage();
+  if (imported > 0) $('copy-status').textContent = t('transfer.imported', { count: imported });
+  wireTransfer();
   entries = await readViews(listGames());
   $('hide-finished').addEventListener('click', () => {
     hideFinished = !hideFinished;

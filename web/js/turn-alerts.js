@@ -2,6 +2,8 @@
 // and when stones are captured (the mute switch is remembered), and a
 // browser notification when it becomes their turn while the tab is hidden.
 // Notification permission is asked for only when the player ticks the box.
+// Ticking it also subscribes this seat to Web Push (push.js), so the
+// notices come when no tab of the game is open; unticking unsubscribes.
 
 import { t } from './i18n.js';
 import { getPref, setPref } from './storage.js';
@@ -10,9 +12,11 @@ import { Sounds } from './sound.js';
 const canNotify = () => 'Notification' in window;
 
 export class TurnAlerts {
-  constructor({ soundBox, notifyBox, tag, onDenied }) {
+  constructor({ soundBox, notifyBox, tag, onDenied, push = null, onPushFailed = () => {} }) {
     this.sounds = new Sounds();
     this.tag = tag;
+    this.push = push;
+    this.onPushFailed = onPushFailed;
     soundBox.checked = !this.sounds.muted;
     soundBox.addEventListener('change', () => this.sounds.setMuted(!soundBox.checked));
     notifyBox.checked = Boolean(getPref('notify', false)) && canNotify() && Notification.permission === 'granted';
@@ -25,7 +29,19 @@ export class TurnAlerts {
         }
       }
       setPref('notify', notifyBox.checked);
+      this.setPush(notifyBox.checked);
     });
+  }
+
+  // Hands this seat's push subscription to the server (on) or takes it
+  // back; the page calls it again once its seat is known, to renew.
+  setPush(on) {
+    if (!this.push) return;
+    this.push.set(on && Notification.permission === 'granted').catch(() => this.onPushFailed());
+  }
+
+  renewPush() {
+    if (getPref('notify', false) && canNotify() && Notification.permission === 'granted') this.setPush(true);
   }
 
   static supported() {
