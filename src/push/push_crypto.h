@@ -19,6 +19,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/base64url.h"
+
 #define PUSH_PUBLIC_BYTES 65  /* uncompressed P-256 point: 0x04 || x || y */
 #define PUSH_PRIVATE_BYTES 32 /* the P-256 scalar */
 #define PUSH_AUTH_BYTES 16    /* the subscription's auth secret */
@@ -31,16 +33,7 @@
 #define PUSH_PLAINTEXT_MAX (PUSH_RECORD_SIZE - 86 - 16 - 1)
 
 /* Characters of the base64url text of n bytes, without the NUL. */
-#define PUSH_B64_LEN(n) (((n) * 4 + 2) / 3)
-
-/* Writes the base64url text of in[0..len) and a NUL into out, which holds
- * PUSH_B64_LEN(len) + 1 bytes; returns the length written. */
-size_t push_b64url_encode(const uint8_t *in, size_t len, char *out);
-/* Decodes base64url text (trailing '=' padding tolerated, as some browsers'
- * libraries add it; nothing else) into out, at most cap bytes. False on a
- * character outside the alphabet, an impossible length, non-zero unused
- * bits or too long an input. */
-bool push_b64url_decode(const char *in, uint8_t *out, size_t cap, size_t *out_len);
+#define PUSH_B64_LEN(n) BASE64URL_LEN(n)
 
 /* A P-256 key pair (the VAPID key or an ephemeral one). */
 typedef struct push_key push_key;

@@ -78,7 +78,7 @@ static bool load_key(push_sender *ps, char *err, size_t errlen) {
         snprintf(err, errlen, "push: the stored VAPID key is not a valid P-256 key pair");
         return false;
     }
-    push_b64url_encode(pub, sizeof pub, ps->public_text);
+    base64url_encode(pub, sizeof pub, ps->public_text);
     return true;
 }
 

@@ -97,7 +97,7 @@ static bool only_known(http_request *rq, const cJSON *o, const char *const *know
 static bool key_bytes(const cJSON *keys, const char *name, uint8_t *out, size_t n) {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(keys, name);
     size_t len = 0;
-    return cJSON_IsString(v) && strlen(v->valuestring) <= 200 && push_b64url_decode(v->valuestring, out, n, &len) &&
+    return cJSON_IsString(v) && strlen(v->valuestring) <= 200 && base64url_decode(v->valuestring, out, n, &len) &&
            len == n;
 }
 

@@ -9,6 +9,8 @@
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 
+#include "util/base64url.h"
+
 bool secrets_random_bytes(void *buf, size_t len) {
     uint8_t *p = buf;
     while (len > 0) {
@@ -21,23 +23,6 @@ bool secrets_random_bytes(void *buf, size_t len) {
         len -= (size_t)n;
     }
     return true;
-}
-
-static void base64url_encode(const uint8_t *in, size_t len, char *out) {
-    static const char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-    size_t o = 0;
-    uint32_t acc = 0;
-    int bits = 0;
-    for (size_t i = 0; i < len; i++) {
-        acc = (acc << 8) | in[i];
-        bits += 8;
-        while (bits >= 6) {
-            bits -= 6;
-            out[o++] = alphabet[(acc >> bits) & 63];
-        }
-    }
-    if (bits > 0) out[o++] = alphabet[(acc << (6 - bits)) & 63];
-    out[o] = '\0';
 }
 
 bool secrets_new_token(char out[SECRET_TEXT_LEN + 1]) {

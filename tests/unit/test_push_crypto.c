@@ -16,7 +16,7 @@
 /* Decodes base64url text the test trusts; n bytes into out. */
 static size_t b64(const char *text, uint8_t *out, size_t cap) {
     size_t n = 0;
-    if (!push_b64url_decode(text, out, cap, &n)) {
+    if (!base64url_decode(text, out, cap, &n)) {
         harness_fail(__FILE__, __LINE__, text);
         return 0;
     }
@@ -25,23 +25,23 @@ static size_t b64(const char *text, uint8_t *out, size_t cap) {
 
 static char *b64_of(const uint8_t *in, size_t len) {
     char *s = malloc(PUSH_B64_LEN(len) + 1);
-    if (s) push_b64url_encode(in, len, s);
+    if (s) base64url_encode(in, len, s);
     return s;
 }
 
 TEST(push_b64url_round_trip_and_refusals) {
     uint8_t raw[5] = { 0xfb, 0xff, 0x00, 0x10, 0x7e }, back[8];
     char text[PUSH_B64_LEN(5) + 1];
-    CHECK_EQ_INT(push_b64url_encode(raw, 5, text), 7);
+    CHECK_EQ_INT(base64url_encode(raw, 5, text), 7);
     CHECK_EQ_STR(text, "-_8AEH4");
     size_t n = 0;
-    CHECK(push_b64url_decode(text, back, sizeof back, &n) && n == 5 && !memcmp(raw, back, 5));
-    CHECK(push_b64url_decode("-_8AEH4=", back, sizeof back, &n) && n == 5); /* padding tolerated */
-    CHECK(!push_b64url_decode("-_8AEH5", back, sizeof back, &n));          /* stray low bits */
-    CHECK(!push_b64url_decode("+/8AEH4", back, sizeof back, &n));          /* plain base64's alphabet */
-    CHECK(!push_b64url_decode("-_8AE", back, sizeof back, &n));            /* impossible length */
-    CHECK(!push_b64url_decode("-_8AEH4", back, 4, &n));                    /* too long for the buffer */
-    CHECK(push_b64url_decode("", back, sizeof back, &n) && n == 0);
+    CHECK(base64url_decode(text, back, sizeof back, &n) && n == 5 && !memcmp(raw, back, 5));
+    CHECK(base64url_decode("-_8AEH4=", back, sizeof back, &n) && n == 5); /* padding tolerated */
+    CHECK(!base64url_decode("-_8AEH5", back, sizeof back, &n));          /* stray low bits */
+    CHECK(!base64url_decode("+/8AEH4", back, sizeof back, &n));          /* plain base64's alphabet */
+    CHECK(!base64url_decode("-_8AE", back, sizeof back, &n));            /* impossible length */
+    CHECK(!base64url_decode("-_8AEH4", back, 4, &n));                    /* too long for the buffer */
+    CHECK(base64url_decode("", back, sizeof back, &n) && n == 0);
 }
 
 /* RFC 8188, 3.1: "I am the walrus", rs 4096, no key id. */
@@ -132,7 +132,7 @@ static bool jwt_signature_ok(const char *jwt, const uint8_t pub[65]) {
     const char *dot = strrchr(jwt, '.');
     uint8_t sig[64];
     size_t n = 0;
-    if (!dot || !push_b64url_decode(dot + 1, sig, sizeof sig, &n) || n != 64) return false;
+    if (!dot || !base64url_decode(dot + 1, sig, sizeof sig, &n) || n != 64) return false;
     ECDSA_SIG *es = ECDSA_SIG_new();
     BIGNUM *r = BN_bin2bn(sig, 32, NULL), *s = BN_bin2bn(sig + 32, 32, NULL);
     if (!es || !r || !s || ECDSA_SIG_set0(es, r, s) != 1) return false;
@@ -171,12 +171,12 @@ TEST(push_vapid_jwt_shape_and_signature) {
     uint8_t part[512];
     size_t n = 0;
     *dot1 = '\0';
-    CHECK(push_b64url_decode(jwt, part, sizeof part - 1, &n));
+    CHECK(base64url_decode(jwt, part, sizeof part - 1, &n));
     part[n] = '\0';
     CHECK_EQ_STR((char *)part, "{\"typ\":\"JWT\",\"alg\":\"ES256\"}");
     *dot1 = '.';
     *dot2 = '\0';
-    CHECK(push_b64url_decode(dot1 + 1, part, sizeof part - 1, &n));
+    CHECK(base64url_decode(dot1 + 1, part, sizeof part - 1, &n));
     part[n] = '\0';
     CHECK_EQ_STR((char *)part,
                  "{\"aud\":\"https://push.example.net\",\"exp\":1453523768,\"sub\":\"mailto:ops@example.org \\\"x\\\"\"}");
