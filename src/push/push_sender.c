@@ -325,14 +325,7 @@ static void wait_for_work(push_sender *ps) {
     int64_t wait = next == INT64_MAX ? IDLE_MS : next - now;
     if (wait > IDLE_MS) wait = IDLE_MS;
     if (wait <= 0) return;
-    struct timespec until;
-    clock_gettime(CLOCK_MONOTONIC, &until);
-    until.tv_sec += wait / 1000;
-    until.tv_nsec += (wait % 1000) * 1000000;
-    if (until.tv_nsec >= 1000000000) {
-        until.tv_sec++;
-        until.tv_nsec -= 1000000000;
-    }
+    struct timespec until = now_monotonic_deadline(wait);
     pthread_mutex_lock(&ps->lock);
     while (!ps->woken && !ps->stopping)
         if (pthread_cond_timedwait(&ps->cond, &ps->lock, &until) == ETIMEDOUT) break;

@@ -13,6 +13,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "util/now.h"
+
 enum { MAX_SLEEP_MS = 60 * 1000, RETRY_MS = 1000 };
 
 typedef struct deadline {
@@ -98,14 +100,7 @@ static size_t earliest(const deadlines *dl) {
 /* Sleeps up to ms on the condition. Lock held. */
 static void sleep_for(deadlines *dl, int64_t ms) {
     if (ms > MAX_SLEEP_MS) ms = MAX_SLEEP_MS;
-    struct timespec until;
-    clock_gettime(CLOCK_MONOTONIC, &until);
-    until.tv_sec += ms / 1000;
-    until.tv_nsec += (ms % 1000) * 1000000;
-    if (until.tv_nsec >= 1000000000) {
-        until.tv_sec++;
-        until.tv_nsec -= 1000000000;
-    }
+    struct timespec until = now_monotonic_deadline(ms);
     int rc = pthread_cond_timedwait(&dl->cond, &dl->lock, &until);
     if (rc != 0 && rc != ETIMEDOUT) fprintf(stderr, "phantomgo: clock thread wait failed (%d)\n", rc);
 }

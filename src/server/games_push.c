@@ -260,14 +260,7 @@ static bool take_due(games_push *gp, char id[24], int64_t *wait_ms) {
 }
 
 static void sleep_for(games_push *gp, int64_t ms) {
-    struct timespec until;
-    clock_gettime(CLOCK_MONOTONIC, &until);
-    until.tv_sec += ms / 1000;
-    until.tv_nsec += (ms % 1000) * 1000000;
-    if (until.tv_nsec >= 1000000000) {
-        until.tv_sec++;
-        until.tv_nsec -= 1000000000;
-    }
+    struct timespec until = now_monotonic_deadline(ms);
     int rc = pthread_cond_timedwait(&gp->cond, &gp->lock, &until);
     if (rc != 0 && rc != ETIMEDOUT) fprintf(stderr, "push: the notices thread's wait failed (%d)\n", rc);
 }

@@ -22,3 +22,15 @@ double now_monotonic_s(void) { return to_s(read_clock(CLOCK_MONOTONIC)); }
 int64_t now_wall_ms(void) { return to_ms(read_clock(CLOCK_REALTIME)); }
 
 double now_thread_cpu_s(void) { return to_s(read_clock(CLOCK_THREAD_CPUTIME_ID)); }
+
+struct timespec now_monotonic_deadline(int64_t ms) {
+    struct timespec until;
+    clock_gettime(CLOCK_MONOTONIC, &until);
+    until.tv_sec += (time_t)(ms / 1000);
+    until.tv_nsec += (long)(ms % 1000) * 1000000L;
+    if (until.tv_nsec >= 1000000000L) {
+        until.tv_sec++;
+        until.tv_nsec -= 1000000000L;
+    }
+    return until;
+}

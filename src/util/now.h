@@ -9,6 +9,7 @@
 #define PG_UTIL_NOW_H
 
 #include <stdint.h>
+#include <time.h>
 
 /* Milliseconds on the monotonic clock (an arbitrary origin). */
 int64_t now_monotonic_ms(void);
@@ -18,5 +19,9 @@ double now_monotonic_s(void);
 int64_t now_wall_ms(void);
 /* Seconds of CPU time used by the calling thread. */
 double now_thread_cpu_s(void);
+/* The monotonic moment ms from now, as pthread_cond_timedwait takes it on
+ * a condition made with pthread_condattr_setclock(CLOCK_MONOTONIC): the
+ * one sleep of every waiting thread (clocks, notices, push, retention). */
+struct timespec now_monotonic_deadline(int64_t ms);
 
 #endif
