@@ -853,19 +853,29 @@ static void erase_own_talk(http_request *rq, game *g) {
 
 typedef void (*game_handler)(http_request *rq, game *g);
 
+/* keyed: the endpoint honours an Idempotency-Key (api_idempotency.h). */
 typedef struct endpoint {
     const char *name;
     game_handler run;
     const char *methods;
+    bool keyed;
 } endpoint;
 
 static const endpoint endpoints[] = {
-    { "", read_view, "GET" },       { "claim", claim_seat, "POST" },  { "join", join_seat, "POST" },
-    { "actions", act, "POST" },     { "events", read_events, "GET" }, { "notes", notes, "GET PUT" },
-    { "rematch", rematch, "POST" }, { "sgf", record, "GET" },         { "name", rename_seat_name, "PUT" },
-    { "chat", chat, "GET POST" },   { "cancel", cancel, "POST" },     { "aid", read_aid, "GET" },
-    { "talk", erase_own_talk, "DELETE" },
-    { "push", api_push_seat, "PUT DELETE" },
+    { "", read_view, "GET", false },
+    { "claim", claim_seat, "POST", true },
+    { "join", join_seat, "POST", true },
+    { "actions", act, "POST", false },
+    { "events", read_events, "GET", false },
+    { "notes", notes, "GET PUT", false },
+    { "rematch", rematch, "POST", true },
+    { "sgf", record, "GET", false },
+    { "name", rename_seat_name, "PUT", false },
+    { "chat", chat, "GET POST", false },
+    { "cancel", cancel, "POST", false },
+    { "aid", read_aid, "GET", false },
+    { "talk", erase_own_talk, "DELETE", false },
+    { "push", api_push_seat, "PUT DELETE", false },
 };
 
 /* A handler and its game, run under an Idempotency-Key. */
@@ -917,11 +927,14 @@ static void game_route(http_request *rq, const char *rest) {
         send_status(rq, st);
         return;
     }
-    keyed_call k = { report ? NULL : ep->run, g };
-    if (report) report_chat(rq, g, name + 5);
-    else if (ep->run == claim_seat || ep->run == join_seat || ep->run == rematch)
+    if (report) {
+        report_chat(rq, g, name + 5);
+    } else if (ep->keyed) {
+        keyed_call k = { ep->run, g };
         idempotency_run(rq, false, run_keyed_call, &k);
-    else ep->run(rq, g);
+    } else {
+        ep->run(rq, g);
+    }
     game_release(g);
 }
 
