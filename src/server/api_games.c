@@ -397,10 +397,20 @@ static void create_game(http_request *rq) {
 
 /* ---- one game ------------------------------------------------------------ */
 
+/* Sends the JSON text in sb (200), or a 500 when composing it failed;
+ * frees sb either way. */
+static void send_composed(http_request *rq, bool ok, strbuf *sb) {
+    if (ok && !sb->failed) http_send_json(rq, 200, sb->data, sb->len);
+    else http_send_error(rq, 500, "internal", "The server ran out of memory.");
+    strbuf_free(sb);
+}
+
 static void read_view(http_request *rq, game *g) {
     viewer v;
     if (!viewer_of(rq, g, &v)) return;
-    send_owned_cjson(rq, 200, game_view(g, v, NULL));
+    strbuf sb = { 0 };
+    bool ok = game_view_text(g, v, &sb, NULL);
+    send_composed(rq, ok, &sb);
 }
 
 static bool query_since(http_request *rq, int *since) {
@@ -456,13 +466,11 @@ static void read_events(http_request *rq, game *g) {
     viewer v;
     int since;
     if (!viewer_of(rq, g, &v) || !query_since(rq, &since)) return;
-    cJSON *events, *vw, *o = NULL;
-    if (game_events(g, v, since, &events, &vw, NULL)) {
-        o = cJSON_CreateObject();
-        if (!cJSON_AddItemToObject(o, "events", events)) cJSON_Delete(events);
-        if (!cJSON_AddItemToObject(o, "view", vw)) cJSON_Delete(vw);
-    }
-    send_owned_cjson(rq, 200, o);
+    strbuf sb = { 0 };
+    strbuf_append(&sb, "{", 1);
+    bool ok = game_update_text(g, v, since, &sb, NULL, NULL);
+    strbuf_append(&sb, "}", 1);
+    send_composed(rq, ok, &sb);
 }
 
 /* {"color":..,"token":..}: a seat just taken. */
@@ -541,10 +549,11 @@ static void act(http_request *rq, game *g) {
         http_send_error(rq, 400, ps == ACTION_JSON_BAD_VERTEX ? "bad_vertex" : "bad_request", err);
         return;
     }
-    cJSON *answer;
+    strbuf answer = { 0 };
     games_status st = game_act(g, color, seq, &a, &answer);
-    if (st == GAMES_OK) send_owned_cjson(rq, 200, answer);
+    if (st == GAMES_OK) send_composed(rq, true, &answer);
     else send_status(rq, st);
+    strbuf_free(&answer);
 }
 
 /* {"ghosts":["D4",...]}: distinct points of this board, stored canonical. */

@@ -63,9 +63,7 @@ static choice_outcome play_choice(computer *cq, game *g, const game_computer_tur
     game_set_computer_pace(g, atomic_load(share)); /* lowered while it thought? told with the move */
     if (!chosen) a.kind = ACT_PASS;
     a.color = vw->viewer;
-    cJSON *answer = NULL;
-    games_status st = game_act(g, vw->viewer, vw->seq + 1, &a, &answer);
-    cJSON_Delete(answer);
+    games_status st = game_act(g, vw->viewer, vw->seq + 1, &a, NULL);
     if (st == GAMES_OK) return CHOICE_PLAYED;
     bool refused = st == GAMES_ALREADY_TRIED || st == GAMES_OWN_STONE || st == GAMES_BAD_VERTEX;
     if (refused && chosen) return CHOICE_REFUSED;

@@ -484,20 +484,21 @@ static int enforce_clock(game *g, int64_t now) {
  * replay when the game has moved on since). Answers are not kept between
  * requests: an idle game would hold two rendered views for a rare retry.
  * Game lock held. */
-static games_status repeat_answer(game *g, int color, cJSON **answer) {
+static games_status repeat_answer(game *g, int color, strbuf *answer) {
+    if (!answer) return GAMES_OK;
     int seq = g->last[color].seq;
     referee *then = seq == referee_event_count(g->ref) ? g->ref : referee_replay(g->ref, seq);
     if (!then) return GAMES_ERROR;
-    *answer = game_answer_of(g, then, color, seq);
+    bool ok = game_answer_append(g, then, color, seq, answer);
     if (then != g->ref) referee_free(then);
-    return *answer ? GAMES_OK : GAMES_ERROR;
+    return ok ? GAMES_OK : GAMES_ERROR;
 }
 
 /* Game lock held. The order of the checks is the API's: a retry first, then
  * the clock (a side out of time loses before anything else is judged), the
  * game's end, the sequence number, a claim's limit, and the referee's own
  * refusals. */
-static games_status act_locked(game *g, int color, int seq, const action *a, cJSON **answer) {
+static games_status act_locked(game *g, int color, int seq, const action *a, strbuf *answer) {
     /* The log is the truth when this copy may be behind it: after a failed
      * write, or when the player knows of later events than it holds (the
      * game was played on another server meanwhile). */
@@ -526,12 +527,12 @@ static games_status act_locked(game *g, int color, int seq, const action *a, cJS
     metrics_move_played(kind);
     last->seq = seq;
     last->act = *a;
-    *answer = game_answer_of(g, g->ref, color, seq);
-    return *answer ? GAMES_OK : GAMES_ERROR; /* stored either way: a retry or the next read shows it */
+    if (!answer) return GAMES_OK;
+    /* stored either way: a retry or the next read shows it */
+    return game_answer_append(g, g->ref, color, seq, answer) ? GAMES_OK : GAMES_ERROR;
 }
 
-games_status game_act(game *g, int color, int seq, const action *a, cJSON **answer) {
-    *answer = NULL;
+games_status game_act(game *g, int color, int seq, const action *a, strbuf *answer) {
     if (color != BLACK && color != WHITE) return GAMES_NOT_YOUR_TURN;
     pthread_mutex_lock(&g->lock);
     int before = referee_event_count(g->ref);

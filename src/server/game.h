@@ -8,14 +8,15 @@
  * action under the game lock, the store commits it (group commit), and only
  * then is the change visible; if the commit fails the referee is rebuilt
  * from its log without the action, so nothing is changed and nothing is
- * told. Each seat's last answer is kept, so a retried request (same seq,
- * same action) gets the first answer again instead of acting twice.
+ * told. Each seat's last action is kept, so a retried request (same seq,
+ * same action) gets the first answer again, rendered anew as of that
+ * action, instead of acting twice.
  *
  * After every change, with no lock held, the game tells its watchers (the
  * WebSocket hub's sockets on this game) and then the listeners of its
  * environment (everyone who follows every game). Readers get values: JSON
- * objects built by src/wire (callers own them and add their envelopes),
- * clock snapshots, plain structs. */
+ * text rendered by src/wire (appended to the caller's strbuf, for it to
+ * wrap in its envelope), clock snapshots, plain structs. */
 #ifndef PG_SERVER_GAME_H
 #define PG_SERVER_GAME_H
 
@@ -33,6 +34,7 @@
 #include "server/secrets.h"
 #include "store/store.h"
 #include "util/game_mode.h"
+#include "util/strbuf.h"
 
 typedef struct game game;
 
@@ -178,9 +180,10 @@ void game_presence(game *g, int color, int delta);
 
 /* ---- acting ---------------------------------------------------------------- */
 
-/* Acts for seat `color` with request sequence number seq. GAMES_OK: *answer
- * is {"event":..,"view":..} (a cJSON object the caller owns) as that seat
- * sees it.
+/* Acts for seat `color` with request sequence number seq. GAMES_OK: the
+ * answer {"event":..,"view":..}, as that seat sees it, is appended to
+ * answer (NULL: none wanted, as for the computer; GAMES_ERROR when it
+ * could not be rendered, the action being stored all the same).
  *
  * The clock is checked first: if the side to move has run out of time, its
  * timeout is appended (and the action then meets GAMES_GAME_OVER). An
@@ -188,7 +191,7 @@ void game_presence(game *g, int color, int delta);
  * when the opponent is to move in an untimed game (no days per move) and
  * has been for the environment's abandon_ms, else GAMES_TOO_EARLY (timed
  * games end by their clock). */
-games_status game_act(game *g, int color, int seq, const action *a, cJSON **answer);
+games_status game_act(game *g, int color, int seq, const action *a, strbuf *answer);
 
 /* Appends the timeout of the side to move if it has run out now: 1 if it
  * did, 0 if nothing was due, -1 if the timeout could not be stored (nothing
@@ -217,13 +220,16 @@ int game_rematch_invited_color(game *g);
 
 /* ---- reading ---------------------------------------------------------------- */
 
-/* The view of viewer v with "clock" as of now (a cJSON object the caller
- * owns; NULL when out of memory); *seq_out (if not NULL): the game's seq it
- * is current for. */
-cJSON *game_view(game *g, viewer v, int *seq_out);
-/* The events of viewer v with seq > since (a cJSON array) and, in *view,
- * the view as game_view gives it; false when out of memory. */
-bool game_events(game *g, viewer v, int since, cJSON **events, cJSON **view, int *seq_out);
+/* Appends the view of viewer v, its "clock" as of now, as JSON text
+ * (docs/API.md); false when out of memory. *seq_out (if not NULL): the
+ * game's seq it is current for. A lookup and a copy while the game does
+ * not change: the text is rendered once per change and viewer. */
+bool game_view_text(game *g, viewer v, strbuf *out, int *seq_out);
+/* Appends the members "events":[seq > since],"view":{..} of an update
+ * for viewer v (the caller writes the braces around them, and any other
+ * member); *over_out (if not NULL): the game has ended, as that view
+ * says. False when out of memory. */
+bool game_update_text(game *g, viewer v, int since, strbuf *out, int *seq_out, bool *over_out);
 
 /* The SGF record (malloc'd) of a finished game; NULL with *over false while
  * the game is on (nobody gets a record then), NULL with *over true when

@@ -56,7 +56,8 @@ struct game {
     int n_at, cap_at;
     seat_answer last[3];            /* [BLACK], [WHITE] */
     char names[3][GAME_NAME_BYTES]; /* [BLACK], [WHITE]: display names, "" for none */
-    cJSON *view_cache[VIEWERS];     /* each viewer's view without its clock; NULL = stale */
+    char *view_text[VIEWERS];       /* each viewer's view_json_open_text; NULL = stale */
+    size_t view_text_len[VIEWERS];
     struct aid_entry *aid_cache[3]; /* [BLACK], [WHITE]: deduction aid answers by seq (game_aid.c) */
     int aid_cap[3], aid_cached[3];  /* slots, and answers held, per seat */
     /* A write failed in a way that may mean the log moved on without this
@@ -97,10 +98,10 @@ void game_aid_free(game *g);
 /* game_view.c (game lock held) */
 /* Drops the cached views (after any change). */
 void game_invalidate(game *g);
-/* {"event":..,"view":..} of seat color to event seq, rendered from
- * referee r (the game's own, or a replay up to seq); NULL when out of
- * memory. */
-cJSON *game_answer_of(game *g, const referee *r, int color, int seq);
+/* Appends {"event":..,"view":..} of seat color to event seq, rendered
+ * from referee r (the game's own, or a replay up to seq); false when out
+ * of memory. */
+bool game_answer_append(game *g, const referee *r, int color, int seq, strbuf *out);
 /* A new referee with the first `upto` actions of r replayed (NULL: out of
  * memory). */
 referee *referee_replay(const referee *r, int upto);

@@ -2,11 +2,12 @@
  * each viewer's view and events, a seat's answer to its action, the record
  * of a finished game, the lobby's facts and the computer seat's input.
  *
- * Each viewer's view object (src/wire renders it) is cached until the game
- * next changes, so the reads that dominate (page loads, polling, one push
- * per watcher per move) cost a copy, not a replay of the observations. The
+ * Each viewer's view is kept as text (src/wire renders it, its closing
+ * brace left off) until the game next changes, so the reads that dominate
+ * (page loads, polling, one WebSocket update per watcher per move) cost a
+ * copy of bytes, not a replay of the observations nor a JSON tree. The
  * clock, which changes every millisecond, is not cached: it is folded from
- * the action times and added to each copy as it leaves, and so is the
+ * the action times and appended to each copy as it leaves, and so is the
  * computer's pace (how much of its time the server could give it). */
 #include "server/game_internal.h"
 
@@ -18,8 +19,9 @@
 
 void game_invalidate(game *g) {
     for (int v = 0; v < VIEWERS; v++) {
-        cJSON_Delete(g->view_cache[v]);
-        g->view_cache[v] = NULL;
+        free(g->view_text[v]);
+        g->view_text[v] = NULL;
+        g->view_text_len[v] = 0;
     }
 }
 
@@ -54,85 +56,71 @@ static void table_of(const game *g, view_table *t) {
     t->cancelled = g->row.cancelled_at_ms != 0;
 }
 
-/* "computer":{"think_percent":P,"busy":B} of a computer game: the share
- * of its budget the computer's latest turn got, and whether that was less
- * than all of it. Game lock held. */
-static bool add_computer_pace(const game *g, cJSON *vw) {
-    int percent = g->computer_percent ? g->computer_percent : 100;
-    cJSON *pace = cJSON_AddObjectToObject(vw, "computer");
-    return pace && cJSON_AddNumberToObject(pace, "think_percent", percent) &&
-           cJSON_AddBoolToObject(pace, "busy", percent < 100);
+/* The share of its budget the computer's latest turn got (100 before its
+ * first), for view_json_close; 0 when no computer plays. */
+static int computer_percent_of(const game *g) {
+    if (g->mode != MODE_COMPUTER) return 0;
+    return g->computer_percent ? g->computer_percent : 100;
 }
 
-/* A copy of viewer v's view after the first `upto` events of r, with its
- * clock read at `now`. Game lock held. */
-static cJSON *view_with_clock(game *g, const referee *r, viewer v, int upto, int64_t now) {
-    cJSON *vw;
-    if (r == g->ref) {
-        view_table t;
-        if (!g->view_cache[v]) {
-            table_of(g, &t);
-            g->view_cache[v] = view_json_object(r, v, &t);
-        }
-        vw = g->view_cache[v] ? cJSON_Duplicate(g->view_cache[v], true) : NULL;
-    } else {
-        view_table t;
+/* Appends viewer v's view after the first `upto` events of r, with its
+ * clock read at `now`: from the cached text when r is the game's own
+ * referee, else rendered (a retry's replay). Game lock held. */
+static bool append_view(game *g, const referee *r, viewer v, int upto, int64_t now, strbuf *out) {
+    view_table t;
+    if (r != g->ref) {
+        size_t len;
         table_of(g, &t);
-        vw = view_json_object(r, v, &t);
+        char *text = view_json_open_text(r, v, &t, &len);
+        if (!text) return false;
+        strbuf_append(out, text, len);
+        free(text);
+    } else {
+        if (!g->view_text[v]) {
+            table_of(g, &t);
+            g->view_text[v] = view_json_open_text(r, v, &t, &g->view_text_len[v]);
+            if (!g->view_text[v]) return false;
+        }
+        strbuf_append(out, g->view_text[v], g->view_text_len[v]);
     }
     game_clock c;
     game_clock_fold(g, r, upto, &c);
-    cJSON *clock = vw ? clock_to_json(&c, now, game_claim_at(g, &c)) : NULL;
-    if (!clock) {
-        cJSON_Delete(vw);
-        return NULL;
-    }
-    cJSON_AddItemToObject(vw, "clock", clock);
-    if (g->mode == MODE_COMPUTER && !add_computer_pace(g, vw)) {
-        cJSON_Delete(vw);
-        return NULL;
-    }
-    return vw;
+    return view_json_close(out, &c, now, game_claim_at(g, &c), computer_percent_of(g));
 }
 
-cJSON *game_view(game *g, viewer v, int *seq_out) {
+bool game_view_text(game *g, viewer v, strbuf *out, int *seq_out) {
     pthread_mutex_lock(&g->lock);
     int n = referee_event_count(g->ref);
-    cJSON *vw = view_with_clock(g, g->ref, v, n, game_env_now_ms(g->env));
+    bool ok = append_view(g, g->ref, v, n, game_env_now_ms(g->env), out);
     pthread_mutex_unlock(&g->lock);
     if (seq_out) *seq_out = n;
-    return vw;
+    return ok;
 }
 
-bool game_events(game *g, viewer v, int since, cJSON **events, cJSON **view_out, int *seq_out) {
+bool game_update_text(game *g, viewer v, int since, strbuf *out, int *seq_out, bool *over_out) {
     pthread_mutex_lock(&g->lock);
     int n = referee_event_count(g->ref);
-    *view_out = view_with_clock(g, g->ref, v, n, game_env_now_ms(g->env));
-    *events = view_json_events_since(g->ref, v, since);
+    strbuf_puts(out, "\"events\":");
+    bool ok = view_json_events_append(out, g->ref, v, since);
+    strbuf_puts(out, ",\"view\":");
+    ok = ok && append_view(g, g->ref, v, n, game_env_now_ms(g->env), out);
+    bool over = referee_result(g->ref).over;
     pthread_mutex_unlock(&g->lock);
     if (seq_out) *seq_out = n;
-    if (*view_out && *events) return true;
-    cJSON_Delete(*view_out);
-    cJSON_Delete(*events);
-    *view_out = *events = NULL;
-    return false;
+    if (over_out) *over_out = over;
+    return ok;
 }
 
-cJSON *game_answer_of(game *g, const referee *r, int color, int seq) {
+bool game_answer_append(game *g, const referee *r, int color, int seq, strbuf *out) {
     observation *ob = malloc(sizeof *ob);
-    cJSON *event =
-        ob && view_observe(r, (viewer)color, seq, ob) ? view_json_event(ob, referee_settings(r)->size) : NULL;
+    bool ok = ob && view_observe(r, (viewer)color, seq, ob);
+    strbuf_puts(out, "{\"event\":");
+    ok = ok && view_json_event_append(out, ob, referee_settings(r)->size);
     free(ob);
-    cJSON *vw = event ? view_with_clock(g, r, (viewer)color, seq, g->at_ms[seq - 1]) : NULL;
-    cJSON *answer = vw ? cJSON_CreateObject() : NULL;
-    if (!answer) {
-        cJSON_Delete(event);
-        cJSON_Delete(vw);
-        return NULL;
-    }
-    cJSON_AddItemToObject(answer, "event", event);
-    cJSON_AddItemToObject(answer, "view", vw);
-    return answer;
+    strbuf_puts(out, ",\"view\":");
+    ok = ok && append_view(g, r, (viewer)color, seq, g->at_ms[seq - 1], out);
+    strbuf_append(out, "}", 1);
+    return ok && !out->failed;
 }
 
 char *game_record_sgf(game *g, bool *over, size_t *len) {

@@ -17,6 +17,7 @@
 #include "engine/color.h"
 #include "store/store_push.h"
 #include "util/now.h"
+#include "wire/json_parse.h"
 
 enum { MAX_SLEEP_MS = 60 * 1000, RETRY_MS = 1000 };
 
@@ -175,7 +176,9 @@ static char *payload_of(const char *id, const char *kind, int color, const cJSON
  * seat has seen it: a socket open, or `seen`); true when one was queued. */
 static bool queue_seat(games_push *gp, game *g, int color, bool seen) {
     int seq = 0;
-    cJSON *v = game_view(g, (viewer)color, &seq);
+    strbuf text = { 0 };
+    cJSON *v = game_view_text(g, (viewer)color, &text, &seq) ? json_parse(text.data, text.len, NULL) : NULL;
+    strbuf_free(&text);
     if (!v) return false;
     const char *kind;
     notice_place place = notice_of(gp, g, color, v, seq, &kind);

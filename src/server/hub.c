@@ -32,6 +32,7 @@
 #include "server/metrics.h"
 #include "wire/json_number.h"
 #include "wire/json_parse.h"
+#include "wire/json_print.h"
 
 enum { HELLO_TIMEOUT_MS = 10000, MESSAGE_MAX = 4096, WRITER_STACK = 256 * 1024 };
 /* Chat messages read from the store at a time for a socket catching up. */
@@ -376,17 +377,21 @@ static cJSON *lobby_frame(cJSON *lists) {
     return NULL;
 }
 
-/* {"type":"update","events":[seq > since],"view":{..}} for viewer who. */
-static cJSON *update_frame(game *g, viewer who, int since, int *seq) {
-    cJSON *events, *vw;
-    if (!game_events(g, who, since, &events, &vw, seq)) return NULL;
-    cJSON *frame = cJSON_CreateObject();
-    bool ok = frame && cJSON_AddStringToObject(frame, "type", "update");
-    if (!(ok = ok && cJSON_AddItemToObject(frame, "events", events))) cJSON_Delete(events);
-    if (!(ok = ok && cJSON_AddItemToObject(frame, "view", vw))) cJSON_Delete(vw);
-    if (ok) return frame;
-    cJSON_Delete(frame);
-    return NULL;
+/* {"type":"update","events":[seq > since],"view":{..}} for viewer who,
+ * into frame; *over: that view says the game has ended. */
+static bool update_frame(game *g, viewer who, int since, strbuf *frame, int *seq, bool *over) {
+    strbuf_puts(frame, "{\"type\":\"update\",");
+    bool ok = game_update_text(g, who, since, frame, seq, over);
+    strbuf_append(frame, "}", 1);
+    return ok && !frame->failed;
+}
+
+/* The lobby's lists as a frame, into frame. */
+static bool lobby_frame_text(hub *hb, strbuf *frame) {
+    cJSON *o = lobby_frame(lobby_now(hb->srv->lb));
+    bool ok = o && json_print_append(frame, o);
+    cJSON_Delete(o);
+    return ok && !frame->failed;
 }
 
 /* Sends the messages of the rooms this viewer reads that it has not had
@@ -439,14 +444,10 @@ static void *writer_main(void *arg) {
         int seq = since;
         bool ok = true, over = false;
         if (update) {
-            cJSON *frame =
-                hc->lobby ? lobby_frame(lobby_now(hc->hb->srv->lb)) : update_frame(hc->g, who, since, &seq);
-            over = cJSON_IsTrue(
-                cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(frame, "view"), "over"));
-            char *text = frame ? cJSON_PrintUnformatted(frame) : NULL;
-            ok = text && send_text(hc, text, strlen(text));
-            cJSON_free(text);
-            cJSON_Delete(frame);
+            strbuf frame = { 0 };
+            ok = hc->lobby ? lobby_frame_text(hc->hb, &frame) : update_frame(hc->g, who, since, &frame, &seq, &over);
+            ok = ok && send_text(hc, frame.data, frame.len);
+            strbuf_free(&frame);
         }
         if (ok && update) {
             pthread_mutex_lock(&hc->lock);

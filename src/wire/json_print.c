@@ -12,8 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/strbuf.h"
-
 static void put_string(strbuf *sb, const char *s) {
     static const char hex[] = "0123456789abcdef";
     strbuf_append(sb, "\"", 1);
@@ -109,11 +107,14 @@ static bool put_value(strbuf *sb, const cJSON *item) {
     }
 }
 
+bool json_print_append(strbuf *sb, const cJSON *item) {
+    return item && put_value(sb, item);
+}
+
 char *json_print(const cJSON *item, size_t *len_out) {
     strbuf sb;
     strbuf_init(&sb);
-    bool ok = item && put_value(&sb, item);
-    if (!ok) {
+    if (!json_print_append(&sb, item)) {
         strbuf_free(&sb);
         return NULL;
     }

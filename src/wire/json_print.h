@@ -11,13 +11,19 @@
 #ifndef PG_WIRE_JSON_PRINT_H
 #define PG_WIRE_JSON_PRINT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include <cjson/cJSON.h>
+
+#include "util/strbuf.h"
 
 /* item as cJSON_PrintUnformatted prints it (free() the text), its length
  * in *len_out when len_out is not NULL; NULL when out of memory or when
  * cJSON would fail too (an invalid item, a raw item without text). */
 char *json_print(const cJSON *item, size_t *len_out);
+/* The same text appended to sb; false when item is invalid (sb may then
+ * hold part of it). An allocation failure is sb's own (sb->failed). */
+bool json_print_append(strbuf *sb, const cJSON *item);
 
 #endif

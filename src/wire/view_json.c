@@ -4,6 +4,7 @@
  * the filter's output gives both. */
 #include "wire/view_json.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 #include "wire/clock_json.h"
 #include "wire/event_json.h"
 #include "wire/json_number.h"
+#include "wire/json_print.h"
 #include "wire/settings_json.h"
 
 const char *view_json_color_name(int color) { return color_name(color); }
@@ -264,12 +266,49 @@ done:
     return NULL;
 }
 
-char *view_json_render(const referee *r, viewer v, const view_table *t, size_t *len_out) {
+char *view_json_open_text(const referee *r, viewer v, const view_table *t, size_t *len_out) {
     cJSON *o = view_json_object(r, v, t);
-    char *text = o ? cJSON_PrintUnformatted(o) : NULL;
-    if (text && len_out) *len_out = strlen(text);
+    size_t len = 0;
+    char *text = o ? json_print(o, &len) : NULL;
     cJSON_Delete(o);
+    if (!text) return NULL;
+    assert(len >= 2 && text[len - 1] == '}');
+    text[--len] = '\0';
+    *len_out = len;
     return text;
+}
+
+bool view_json_close(strbuf *sb, const game_clock *c, int64_t now, int64_t claim_at_ms, int computer_percent) {
+    assert(computer_percent >= 0 && computer_percent <= 100);
+    cJSON *clock = clock_to_json(c, now, claim_at_ms);
+    strbuf_puts(sb, ",\"clock\":");
+    bool ok = clock && json_print_append(sb, clock);
+    cJSON_Delete(clock);
+    if (ok && computer_percent > 0)
+        strbuf_printf(sb, ",\"computer\":{\"think_percent\":%d,\"busy\":%s}", computer_percent,
+                      computer_percent < 100 ? "true" : "false");
+    strbuf_append(sb, "}", 1);
+    return ok && !sb->failed;
+}
+
+bool view_json_event_append(strbuf *sb, const observation *ob, int size) {
+    cJSON *e = view_json_event(ob, size);
+    bool ok = e && json_print_append(sb, e);
+    cJSON_Delete(e);
+    return ok && !sb->failed;
+}
+
+bool view_json_events_append(strbuf *sb, const referee *r, viewer v, int since) {
+    observation ob;
+    int n = view_event_count(r), size = view_settings(r)->size;
+    bool ok = true;
+    strbuf_append(sb, "[", 1);
+    for (int seq = since < 0 ? 1 : since + 1; ok && seq <= n; seq++) {
+        if (seq > (since < 0 ? 1 : since + 1)) strbuf_append(sb, ",", 1);
+        ok = view_observe(r, v, seq, &ob) && view_json_event_append(sb, &ob, size);
+    }
+    strbuf_append(sb, "]", 1);
+    return ok && !sb->failed;
 }
 
 cJSON *view_json_events_since(const referee *r, viewer v, int since) {

@@ -19,6 +19,7 @@
 
 #include "engine/clock.h"
 #include "engine/view.h"
+#include "util/strbuf.h"
 
 /* The public facts of a game table around the referee. */
 typedef struct view_table {
@@ -49,17 +50,33 @@ cJSON *view_json_game(const view_table *t, const game_settings *s);
 
 /* One event object as the observation allows (docs/API.md, Events). */
 cJSON *view_json_event(const observation *ob, int size);
+/* The same object's text appended to sb; false when out of memory. */
+bool view_json_event_append(strbuf *sb, const observation *ob, int size);
 
-/* The whole view of viewer v as an object (the caller owns it); NULL only
- * when out of memory. */
+/* The whole view of viewer v as an object (the caller owns it), without
+ * the fields of the moment (clock, computer's pace); NULL only when out
+ * of memory. */
 cJSON *view_json_object(const referee *r, viewer v, const view_table *t);
-/* The same as compact JSON text; malloc'd, *len_out set.
- * NULL only when out of memory. */
-char *view_json_render(const referee *r, viewer v, const view_table *t, size_t *len_out);
+
+/* A view is text in two parts, so that the part which changes only with
+ * the game is rendered once per change and viewer and kept (the games
+ * layer caches it), while the fields read at the moment are appended to
+ * each copy as it leaves:
+ *   view_json_open_text: view_json_object's text with its closing brace
+ *     left off (malloc'd, *len_out set; NULL only when out of memory);
+ *   view_json_close: appends ,"clock":{..} read at `now` (clock_json.h),
+ *     then ,"computer":{"think_percent":P,"busy":P<100} when
+ *     computer_percent is 1..100 (a computer game; 0 for any other), and
+ *     the closing brace; false when out of memory.
+ * Together they give the view docs/API.md describes. */
+char *view_json_open_text(const referee *r, viewer v, const view_table *t, size_t *len_out);
+bool view_json_close(strbuf *sb, const game_clock *c, int64_t now, int64_t claim_at_ms, int computer_percent);
 
 /* The events of viewer v with seq > since, as a JSON array (cJSON owned
  * by the caller). NULL only when out of memory. */
 cJSON *view_json_events_since(const referee *r, viewer v, int since);
+/* The same array's text appended to sb; false when out of memory. */
+bool view_json_events_append(strbuf *sb, const referee *r, viewer v, int since);
 
 /* An action request {"seq":N,"action":"attempt","vertex":"D4"} (or
  * "pass", "resign", "claim") for a board of `size`, acted by `color`. A

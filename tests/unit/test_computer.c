@@ -106,18 +106,18 @@ static bool all_answered(game **g, int n) {
 
 static bool human_moves(game *g, const char *vertex) {
     int seq = 0;
-    cJSON_Delete(game_view(g, VIEWER_BLACK, &seq));
+    free(game_view_copy(g, VIEWER_BLACK, &seq));
     action a = { .kind = ACT_ATTEMPT, .color = BLACK, .point = NO_POINT };
     vertex_parse(vertex, 9, &a.point);
-    cJSON *answer = NULL;
-    games_status st = game_act(g, BLACK, seq + 1, &a, &answer);
-    cJSON_Delete(answer);
+    games_status st = game_act(g, BLACK, seq + 1, &a, NULL);
     return st == GAMES_OK;
 }
 
 /* The "computer" object of the human's view: its think_percent and busy. */
 static void pace_of(game *g, int *percent, bool *busy) {
-    cJSON *v = game_view(g, VIEWER_BLACK, NULL);
+    char *text = game_view_copy(g, VIEWER_BLACK, NULL);
+    cJSON *v = text ? cJSON_Parse(text) : NULL;
+    free(text);
     const cJSON *pace = cJSON_GetObjectItemCaseSensitive(v, "computer");
     const cJSON *p = cJSON_GetObjectItemCaseSensitive(pace, "think_percent");
     *percent = cJSON_IsNumber(p) ? p->valueint : -1;

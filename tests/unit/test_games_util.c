@@ -1,6 +1,7 @@
 /* Helpers of the games module's unit tests (see test_games_util.h). */
 #include "test_games_util.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "test_store_util.h"
@@ -17,4 +18,19 @@ void games_fixture_close(games_fixture *f) {
     games_close(f->gm);
     store_close(f->st);
     test_rmtree(f->dir);
+}
+
+char *game_view_copy(game *g, viewer v, int *seq) {
+    strbuf sb = { 0 };
+    if (game_view_text(g, v, &sb, seq)) return strbuf_take(&sb, NULL);
+    strbuf_free(&sb);
+    return NULL;
+}
+
+games_status game_act_copy(game *g, int color, int seq, const action *a, char **answer) {
+    strbuf sb = { 0 };
+    games_status st = game_act(g, color, seq, a, &sb);
+    *answer = st == GAMES_OK ? strbuf_take(&sb, NULL) : NULL;
+    strbuf_free(&sb);
+    return st;
 }

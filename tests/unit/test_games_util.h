@@ -19,4 +19,10 @@ bool games_fixture_open(games_fixture *f);
 /* Closes the registry and the store and removes the directory. */
 void games_fixture_close(games_fixture *f);
 
+/* Viewer v's view of g as text (malloc'd; NULL when it failed), and the
+ * seq it is current for in *seq (if not NULL). */
+char *game_view_copy(game *g, viewer v, int *seq);
+/* game_act, its answer's text (malloc'd) in *answer, NULL unless GAMES_OK. */
+games_status game_act_copy(game *g, int color, int seq, const action *a, char **answer);
+
 #endif

@@ -6,11 +6,14 @@
 #include "test_engine_util.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "server/config.h"
 #include "server/ratelimit.h"
 #include "server/secrets.h"
 #include "util/strbuf.h"
+#include "wire/clock_json.h"
+#include "wire/json_print.h"
 #include "wire/view_json.h"
 
 TEST(secrets_tokens_are_43_base64url_chars_and_differ) {
@@ -182,5 +185,54 @@ TEST(view_json_events_say_only_what_the_observation_holds) {
     cJSON_free(b);
     cJSON_Delete(white);
     cJSON_Delete(black);
+    referee_free(r);
+}
+
+/* The view's two parts, cached text and the fields of the moment, are
+ * byte for byte the whole object with "clock" and "computer" added last. */
+TEST(view_json_open_text_and_close_make_the_whole_view) {
+    game_settings s = settings_default();
+    s.size = 5;
+    referee *r = referee_new(&s);
+    CHECK_EQ_INT(ref_try(r, BLACK, "C3", NULL), REFUSE_NONE);
+    CHECK_EQ_INT(ref_try(r, WHITE, "C3", NULL), REFUSE_NONE);
+    time_control tc = { .kind = TC_FISCHER, .main_s = 60, .increment_s = 5 };
+    view_table t = { .game_id = "g1", .mode = "computer", .level = "strong", .tc = &tc };
+    t.seat_name[BLACK] = "Алиса \"\\";
+    game_clock c;
+    clock_init(&c, &tc);
+    clock_start_turn(&c, WHITE, 1000);
+    for (int percent = 0; percent <= 100; percent += 40) {
+        cJSON *whole = view_json_object(r, VIEWER_WHITE, &t);
+        cJSON_AddItemToObject(whole, "clock", clock_to_json(&c, 4321, -1));
+        if (percent) {
+            cJSON *pace = cJSON_AddObjectToObject(whole, "computer");
+            cJSON_AddNumberToObject(pace, "think_percent", percent);
+            cJSON_AddBoolToObject(pace, "busy", percent < 100);
+        }
+        char *expected = json_print(whole, NULL);
+        size_t len = 0;
+        char *open = view_json_open_text(r, VIEWER_WHITE, &t, &len);
+        CHECK(open && len == strlen(open) && open[len - 1] != '}');
+        strbuf sb = { 0 };
+        strbuf_append(&sb, open, len);
+        CHECK(view_json_close(&sb, &c, 4321, -1, percent));
+        CHECK_EQ_STR(sb.data, expected);
+        strbuf_free(&sb);
+        free(open);
+        free(expected);
+        cJSON_Delete(whole);
+    }
+    strbuf events = { 0 };
+    CHECK(view_json_events_append(&events, r, VIEWER_WHITE, 0));
+    cJSON *list = view_json_events_since(r, VIEWER_WHITE, 0);
+    char *expected = json_print(list, NULL);
+    CHECK_EQ_STR(events.data, expected);
+    strbuf_free(&events);
+    CHECK(view_json_events_append(&events, r, VIEWER_BLACK, 2));
+    CHECK_EQ_STR(events.data, "[]");
+    strbuf_free(&events);
+    free(expected);
+    cJSON_Delete(list);
     referee_free(r);
 }
