@@ -21,18 +21,18 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "server/admin.h"
+#include "http/admin.h"
 #include "server/config.h"
-#include "server/deadlines.h"
-#include "server/games.h"
-#include "server/games_computer.h"
-#include "server/games_push.h"
-#include "server/http.h"
-#include "server/hub.h"
-#include "server/lobby.h"
+#include "games/deadlines.h"
+#include "games/games.h"
+#include "games/games_computer.h"
+#include "games/games_push.h"
+#include "http/http.h"
+#include "http/hub.h"
+#include "games/lobby.h"
 #include "push/push_sender.h"
-#include "server/retention.h"
-#include "server/server.h"
+#include "games/retention.h"
+#include "http/server.h"
 #include "util/now.h"
 
 /* mkdir -p of the directory that will hold path. */

@@ -35,11 +35,11 @@
 
 #include "fuzz_util.h"
 #include "server/config.h"
-#include "server/games.h"
-#include "server/http.h"
-#include "server/hub.h"
-#include "server/ratelimit.h"
-#include "server/server.h"
+#include "games/games.h"
+#include "http/http.h"
+#include "http/hub.h"
+#include "http/ratelimit.h"
+#include "http/server.h"
 #include "store/store.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -12,8 +12,8 @@
 #include <time.h>
 
 #include "engine/vertex.h"
-#include "server/computer.h"
-#include "server/games.h"
+#include "games/computer.h"
+#include "games/games.h"
 
 TEST(computer_share_whole_budget_while_a_worker_is_free) {
     for (int workers = 1; workers <= 8; workers++)

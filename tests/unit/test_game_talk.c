@@ -9,7 +9,7 @@
 
 #include <stdlib.h>
 
-#include "server/games.h"
+#include "games/games.h"
 #include "store/store_chat.h"
 
 static game *new_game(games_fixture *f, game_mode mode, game_created *c) {

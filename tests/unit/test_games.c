@@ -10,7 +10,7 @@
 #include <stdlib.h>
 
 #include "engine/vertex.h"
-#include "server/games.h"
+#include "games/games.h"
 
 /* The registry with the options the server gives it (abandonment after
  * 600 s, the test clock allowed). */

@@ -5,7 +5,7 @@
 
 #include <stdbool.h>
 
-#include "server/games.h"
+#include "games/games.h"
 #include "store/store.h"
 
 typedef struct games_fixture {

@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "server/config.h"
-#include "server/ratelimit.h"
-#include "server/secrets.h"
+#include "http/ratelimit.h"
+#include "games/secrets.h"
 #include "util/strbuf.h"
 #include "wire/clock_json.h"
 #include "wire/json_print.h"

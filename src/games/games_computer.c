@@ -1,0 +1,68 @@
+/* games_computer: plugs the computer player (src/bot) into the games
+ * module's hook, so a `computer` game's seat is played by the bot. Its
+ * time per decision is also capped by what its clock allows (think_ms).
+ *
+ * The computer's workers (server/computer.c) call computer_choose off the HTTP threads with the
+ * computer seat's observations only (the visibility filter's output); this
+ * file folds them into a fresh bot_memory each time, so a restarted server
+ * resumes a game from its stored log with nothing else to restore. The
+ * level picks the configuration (bot_level: easy, medium, strong ~1 s a
+ * move). PHANTOMGO_BOT_PLAYOUTS=N, for tests only, replaces every level's
+ * budget by N simulations a decision so whole games take seconds.
+ *
+ * When games wait for the computer, a turn gets a share of that budget
+ * (computer.h; the bot reads it as it searches): its time cap and, for a
+ * level counted in simulations, its simulations too, so every level
+ * yields to the queue.
+ * Two more knobs, read once at start, for benchmarks and tests only:
+ * PHANTOMGO_COMPUTER_SHARE=off gives every turn its whole budget (the
+ * reference the benchmark compares with), PHANTOMGO_COMPUTER_THREADS=N
+ * sets the number of workers (one per core otherwise). */
+#include "games/games_computer.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bot/bot.h"
+
+typedef struct computer_ctx {
+    int test_playouts;
+} computer_ctx;
+
+static bool computer_choose(void *ctx, const bot_request *rq, action *out) {
+    const computer_ctx *cc = ctx;
+    bot_config cfg;
+    if (!bot_level(rq->level, &cfg)) return false;
+    if (cc->test_playouts > 0) cfg = (bot_config){ cfg.kind, cc->test_playouts, 0, NULL };
+    cfg.share = rq->share;
+    if (rq->think_ms > 0 && (cfg.time_ms == 0 || cfg.time_ms > rq->think_ms)) cfg.time_ms = (int)rq->think_ms;
+    bot_memory *m = malloc(sizeof *m);
+    if (!m) return false;
+    bot_memory_init(m, &rq->vw->settings, rq->color);
+    for (int i = 0; i < rq->n_obs; i++) bot_memory_apply(m, &rq->obs[i]);
+    point p = bot_choose(&cfg, m, rq->seed, NULL);
+    free(m);
+    if (p != PASS_POINT && (rq->vw->stone[p] == rq->color || (rq->vw->mark[p] & VIEW_TRIED))) {
+        /* Never expected: the seat's own view forbids the point. Logged so
+         * tests notice; the games module then asks again. */
+        fprintf(stderr, "phantomgo: game %s: the computer chose a point it may not play\n", rq->game_id);
+    }
+    out->kind = p == PASS_POINT ? ACT_PASS : ACT_ATTEMPT;
+    out->color = rq->color;
+    out->point = p;
+    return true;
+}
+
+computer *games_enable_computer(games *gm) {
+    static computer_ctx ctx;
+    const char *budget = getenv("PHANTOMGO_BOT_PLAYOUTS");
+    ctx.test_playouts = budget ? atoi(budget) : 0;
+    const char *threads = getenv("PHANTOMGO_COMPUTER_THREADS");
+    long workers = threads ? atol(threads) : sysconf(_SC_NPROCESSORS_ONLN);
+    const char *share = getenv("PHANTOMGO_COMPUTER_SHARE");
+    games_bot hook = { computer_choose, &ctx, workers > 0 ? (int)workers : 1,
+                       !share || strcmp(share, "off") };
+    return computer_start(gm, &hook);
+}
