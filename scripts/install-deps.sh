@@ -20,7 +20,10 @@ cd "$(dirname "$0")/.."
 
 # What the compiler reads (headers, libraries); then what running needs.
 compile_pkgs=(gcc libc6-dev make libcivetweb-dev libcjson-dev libsqlite3-dev libpq-dev libqrencode-dev libunistring-dev libssl-dev libcurl4-openssl-dev)
-build_pkgs=("${compile_pkgs[@]}" pkg-config sqlite3 ca-certificates)
+# What the running server serves from Debian: the QR code library the
+# browser draws the device link's code with (/vendor/qrcode.js).
+runtime_pkgs=(node-qrcode-generator)
+build_pkgs=("${compile_pkgs[@]}" pkg-config sqlite3 ca-certificates "${runtime_pkgs[@]}")
 # python3: the layers suite's circle check; e2fsprogs and mount: the
 # hardening suite's read-only filesystem (Debian 13's minimal system has no
 # mkfs.ext4).

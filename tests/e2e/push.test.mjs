@@ -7,11 +7,24 @@
 // server and on to a push service is tests/server/push.test.mjs's; the
 // click handler, which opens /g/{id}, is not exercised here.) The device
 // link of My games carries a browser's seats to a second browser context
-// in its fragment, and no request of that browser carries a token.
+// in its fragment: every byte that browser sends passes a recording proxy,
+// which never sees the fragment, and each token only as the bearer of its
+// own game's requests. Its QR code is drawn in the page by Debian's
+// qrcode-generator; the test draws the same link with that same library
+// in Node and compares every module with the pixels of the page's code.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serverAndBrowser, openPage, waitForGame, onlineGame, loadDictionaries, assertNoErrors } from './lib.mjs';
+import { createRequire } from 'node:module';
+import net from 'node:net';
+import { serverAndBrowser, openPage, waitForGame, onlineGame, loadDictionaries, assertNoErrors, LANGUAGES } from './lib.mjs';
+
+const SHOTS = process.env.SHOTS_DIR;
+const LOCALES = { en: 'en-US', ru: 'ru-RU', ko: 'ko-KR' };
+const VIEWPORTS = {
+  phone: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 1 },
+  laptop: { viewport: { width: 1366, height: 768 } },
+};
 
 let dictionaries;
 const env = serverAndBrowser({ setup: async () => { dictionaries = await loadDictionaries(); } });
@@ -77,37 +90,163 @@ test('the service worker shows each notice in the subscriber\'s language, tagged
   await page.context().close();
 });
 
-test('the device link carries My games to a second browser, in the fragment only', async () => {
-  const first = await onlineGame(env.server.url);
-  const second = await onlineGame(env.server.url);
-  const page = await openPage(env.browser);
-  const origin = env.server.url;
-  for (const [game, token] of [[first, first.black], [second, second.white]]) {
-    await page.goto(`${origin}/g/${game.id}#seat=${token}`);
+// The modules of link's QR code as Debian's qrcode-generator makes them
+// here in Node (error correction M, as the page asks), with the four-module
+// white quiet zone around them: rows of 0/1.
+const debianQrcode = createRequire(import.meta.url)('/usr/share/javascript/qrcode-generator/qrcode.js');
+function expectedModules(link) {
+  const qr = debianQrcode(0, 'M');
+  qr.addData(link, 'Byte');
+  qr.make();
+  const n = qr.getModuleCount();
+  return Array.from({ length: n + 8 }, (_, r) => Array.from({ length: n + 8 }, (_, c) =>
+    (r >= 4 && c >= 4 && r < n + 4 && c < n + 4 && qr.isDark(r - 4, c - 4) ? 1 : 0)));
+}
+
+// The page's QR code as drawn: its SVG rasterized at 4 pixels a module,
+// each module read at its centre (dark below mid grey): rows of 0/1.
+const drawnModules = (page) => page.evaluate(async () => {
+  const svg = document.querySelector('#transfer-qr svg');
+  const size = svg.viewBox.baseVal.width;
+  const image = new Image();
+  image.src = `data:image/svg+xml;base64,${btoa(new XMLSerializer().serializeToString(svg))}`;
+  await image.decode();
+  const scale = 4;
+  const canvas = document.createElement('canvas');
+  canvas.width = canvas.height = size * scale;
+  const context = canvas.getContext('2d');
+  context.drawImage(image, 0, 0, canvas.width, canvas.height);
+  const pixels = context.getImageData(0, 0, canvas.width, canvas.height).data;
+  const dark = (r, c) => (pixels[((r * scale + 2) * canvas.width + c * scale + 2) * 4] < 128 ? 1 : 0);
+  return Array.from({ length: size }, (_, r) => Array.from({ length: size }, (_, c) => dark(r, c)));
+});
+
+// A TCP proxy on loopback to the server that keeps every byte browsers
+// send through it: what the server receives, exactly.
+async function recordingProxy(serverUrl) {
+  const upstream = new URL(serverUrl);
+  const received = [];
+  const proxy = net.createServer((client) => {
+    const chunks = [];
+    received.push(chunks);
+    const server = net.connect(Number(upstream.port), upstream.hostname);
+    client.on('data', (data) => { chunks.push(data); server.write(data); });
+    server.pipe(client);
+    client.on('error', () => server.destroy());
+    server.on('error', () => client.destroy());
+    client.on('end', () => server.end());
+  });
+  await new Promise((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${proxy.address().port}`,
+    text: () => received.map((chunks) => Buffer.concat(chunks).toString('latin1')),
+    close: () => new Promise((resolve) => { proxy.close(resolve); }),
+  };
+}
+
+// This browser's seats in a fresh context: it opened each seat link.
+async function pageWithSeats(options, seats) {
+  const page = await openPage(env.browser, options);
+  for (const [game, token] of seats) {
+    await page.goto(`${env.server.url}/g/${game.id}#seat=${token}`);
     await waitForGame(page);
   }
-  await page.goto(`${origin}/my-games`);
-  await page.waitForSelector(`li[data-game-id="${first.id}"]`);
+  return page;
+}
+
+async function showDeviceLink(page) {
+  await page.goto(`${env.server.url}/my-games`);
+  await waitForGame(page);
   await page.click('#transfer-show');
-  const link = await page.inputValue('#transfer-link');
+  await page.waitForSelector('#transfer-qr svg');
+  return page.inputValue('#transfer-link');
+}
+
+test('the device link and its QR code carry My games to a second browser; the server never sees the fragment', async () => {
+  const first = await onlineGame(env.server.url);
+  const second = await onlineGame(env.server.url);
+  const page = await pageWithSeats({}, [[first, first.black], [second, second.white]]);
+  const link = await showDeviceLink(page);
+  const origin = env.server.url;
   assert.match(link, new RegExp(`^${origin}/my-games#games=[A-Za-z0-9_-]+$`));
 
-  const other = await openPage(env.browser);
-  const requested = [];
-  other.on('request', (request) => requested.push(request.url()));
-  await other.goto(link);
-  await other.waitForSelector(`li[data-game-id="${first.id}"]`);
-  await other.waitForSelector(`li[data-game-id="${second.id}"]`);
-  assert.equal(new URL(other.url()).hash, '', 'the fragment is dropped at once');
-  assert.match(await other.textContent('#copy-status'), /2/);
-  for (const url of requested) {
-    assert.equal(url.includes(first.black) || url.includes(second.white), false, `a seat token left the browser: ${url}`);
+  // The QR code is this very link, module for module.
+  const expected = expectedModules(link);
+  const drawn = await drawnModules(page);
+  assert.equal(drawn.length, expected.length, 'the QR code has the size of the link\'s');
+  assert.deepEqual(drawn, expected, 'the QR code drawn is the link\'s');
+  assert.notDeepEqual(expectedModules(link.replace(/#.*/, '')), expected, 'a link without its seats would draw another code');
+  assert.equal(await page.getAttribute('#transfer-qr', 'role'), 'img');
+  assert.equal(await page.getAttribute('#transfer-qr', 'aria-label'), dictionaries.en.transfer.qrLabel);
+  // Hidden, the panel forgets both; shown again, both are back.
+  await page.click('#transfer-show');
+  assert.equal(await page.$('#transfer-qr svg'), null);
+  await page.click('#transfer-show');
+  await page.waitForSelector('#transfer-qr svg');
+
+  // The second browser opens it through a proxy that records every byte it
+  // sends the server (the link's own address, on the proxy's port).
+  const proxy = await recordingProxy(origin);
+  try {
+    const fragment = new URL(link).hash;
+    const other = await openPage(env.browser);
+    await other.goto(`${proxy.url}/my-games${fragment}`);
+    await other.waitForSelector(`li[data-game-id="${first.id}"]`);
+    await other.waitForSelector(`li[data-game-id="${second.id}"]`);
+    assert.equal(new URL(other.url()).hash, '', 'the fragment is dropped at once');
+    assert.match(await other.textContent('#copy-status'), /2/);
+    // The seat plays there: its own view, as Black of the first game.
+    await other.goto(`${proxy.url}/g/${first.id}`);
+    await waitForGame(other);
+    assert.equal(await other.textContent('#role-title'), 'You play Black');
+    assertNoErrors(assert, other, 'my games after the device link');
+    await other.context().close();
+
+    const sent = proxy.text();
+    assert.ok(sent.some((text) => text.includes('GET /my-games HTTP/1.1\r\n')), 'the proxy saw the navigation');
+    const tokens = { [first.black]: first.id, [second.white]: second.id };
+    for (const text of sent) {
+      assert.equal(text.includes('games='), false, 'the fragment reached the server');
+      assert.equal(text.includes(fragment.slice(7, 40)), false, 'the fragment\'s seats reached the server');
+      // A token goes only as the bearer of a request about its own game.
+      let requestLine = '';
+      for (const line of text.split('\r\n')) {
+        if (/^[A-Z]+ \S+ HTTP\/1\.1$/.test(line)) requestLine = line;
+        for (const [token, id] of Object.entries(tokens)) {
+          if (!line.includes(token)) continue;
+          assert.match(line, new RegExp(`^authorization: Bearer ${token}$`, 'i'), `a token outside its header: ${line}`);
+          assert.ok(requestLine.includes(`/api/v1/games/${id}`), `${token.slice(0, 6)}… sent with ${requestLine}`);
+        }
+      }
+    }
+  } finally {
+    await proxy.close();
   }
-  // The seat plays there: its own view, as Black of the first game.
-  await other.goto(`${origin}/g/${first.id}`);
-  await waitForGame(other);
-  assert.equal(await other.evaluate(() => JSON.parse(localStorage.getItem('phantomgo.games'))[location.pathname.split('/')[2]].seats.black !== undefined), true);
-  assertNoErrors(assert, other, 'my games after the device link');
+  assertNoErrors(assert, page, 'my games with the device link');
   await page.context().close();
-  await other.context().close();
+});
+
+test('the device link\'s QR code fits a phone and a laptop, labelled in English, Russian and Korean', async () => {
+  const game = await onlineGame(env.server.url);
+  for (const [device, options] of Object.entries(VIEWPORTS)) {
+    for (const lang of LANGUAGES) {
+      const label = `${device} ${lang}`;
+      const page = await pageWithSeats({ ...options, locale: LOCALES[lang] }, [[game, game.black]]);
+      await showDeviceLink(page);
+      const dict = dictionaries[lang].transfer;
+      assert.equal(await page.getAttribute('#transfer-qr', 'aria-label'), dict.qrLabel, label);
+      assert.equal(await page.textContent('#transfer-qr-figure figcaption'), dict.qrCaption, label);
+      await page.locator('#transfer-qr').scrollIntoViewIfNeeded();
+      const box = await page.locator('#transfer-qr svg').boundingBox();
+      const width = options.viewport.width;
+      assert.ok(box.width >= 200 && box.width <= 320, `${label}: a code ${box.width} px wide`);
+      assert.ok(Math.abs(box.width - box.height) < 1, `${label}: square`);
+      assert.ok(box.x >= 0 && box.x + box.width <= width, `${label}: inside the screen`);
+      assert.ok(box.height <= options.viewport.height, `${label}: within one screen's height`);
+      assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), width, `${label}: nothing wider than the screen`);
+      if (SHOTS) await page.screenshot({ path: `${SHOTS}/device-link-${device}-${lang}.png` });
+      assertNoErrors(assert, page, label);
+      await page.context().close();
+    }
+  }
 });

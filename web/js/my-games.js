@@ -5,7 +5,9 @@
 // (/g/{id}#seat=TOKEN), which is the only key to the seat: whoever keeps it
 // can continue on any device, even after this browser's storage is gone.
 // An entry can be removed (this browser forgets it; the game is untouched),
-// and the finished ones hidden with one click (remembered).
+// and the finished ones hidden with one click (remembered). The device link
+// (device-link.js) takes them all to another device, with its QR code drawn
+// here (qr-code.js).
 
 import { initPage, errorMessage, markReady, copyFrom } from './page.js';
 import { t, onLanguageChange } from './i18n.js';
@@ -16,6 +18,7 @@ import { describeTimeControl } from './time-format.js';
 import { resultText } from './game-panels.js';
 import { versusText } from './names.js';
 import { deviceLink, importDeviceLink } from './device-link.js';
+import { loadQrLibrary, qrModules, qrSvg } from './qr-code.js';
 
 const $ = (id) => document.getElementById(id);
 const PARALLEL_READS = 4;
@@ -153,15 +156,44 @@ function render() {
   $('transfer-section').hidden = entries.length === 0;
 }
 
-// The device-transfer link, made when asked for (it holds the seats of now).
+// The device-transfer link, made when asked for (it holds the seats of
+// now), with its QR code for the other device's camera.
 function wireTransfer() {
   $('transfer-show').addEventListener('click', () => {
     const box = $('transfer-box');
     box.hidden = !box.hidden;
     $('transfer-show').setAttribute('aria-expanded', String(!box.hidden));
-    $('transfer-link').value = box.hidden ? '' : deviceLink() ?? '';
+    const link = box.hidden ? '' : deviceLink() ?? '';
+    $('transfer-link').value = link;
+    showTransferQr(link);
   });
   $('transfer-copy').addEventListener('click', () => copyFrom($('transfer-link'), $('copy-status')));
+}
+
+// Draws link's QR code (none for ''); says so where there can be none: the
+// library is missing on the server, or the link is too long for a QR code.
+async function showTransferQr(link) {
+  const figure = $('transfer-qr-figure');
+  const status = $('transfer-qr-status');
+  figure.hidden = true;
+  $('transfer-qr').replaceChildren();
+  delete status.dataset.key;
+  status.textContent = '';
+  if (!link) return;
+  let modules;
+  try {
+    modules = qrModules(await loadQrLibrary(), link);
+  } catch {
+    modules = undefined;
+  }
+  if ($('transfer-link').value !== link) return; // hidden or redrawn meanwhile
+  if (!modules) {
+    status.dataset.key = modules === null ? 'transfer.qrTooLong' : 'transfer.qrUnavailable';
+    status.textContent = t(status.dataset.key);
+    return;
+  }
+  $('transfer-qr').replaceChildren(qrSvg(modules));
+  figure.hidden = false;
 }
 
 async function main() {
@@ -176,7 +208,11 @@ async function main() {
     render();
   });
   render();
-  onLanguageChange(render);
+  onLanguageChange(() => {
+    render();
+    const status = $('transfer-qr-status');
+    if (status.dataset.key) status.textContent = t(status.dataset.key);
+  });
   markReady();
 }
 
