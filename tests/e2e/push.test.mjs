@@ -1,23 +1,36 @@
-// Web Push and the device link in Chromium. Ticking "Notify me" registers the service worker
-// at /sw.js; a push message delivered to it (DevTools'
+// Web Push and the device link in Chromium. Ticking "Notify me" registers
+// the service worker at /sw.js; a push message delivered to it (DevTools'
 // ServiceWorker.deliverPushMessage, as a push service would) shows a
 // notification in the subscriber's language, naming what happened, tagged
-// with the game. (Headless Chromium has no push service to subscribe with,
-// and DevTools cannot click a notification: the subscription's way to the
-// server and on to a push service is tests/server/push.test.mjs's; the
-// click handler, which opens /g/{id}, is not exercised here.) The device
-// link of My games carries a browser's seats to a second browser context
-// in its fragment: every byte that browser sends passes a recording proxy,
-// which never sees the fragment, and each token only as the bearer of its
-// own game's requests. Its QR code is drawn in the page by Debian's
-// qrcode-generator; the test draws the same link with that same library
-// in Node and compares every module with the pixels of the page's code.
+// with the game. Clicking it opens the game: no DevTools command clicks a
+// notification, so that test gives Chromium a desktop notification server
+// of its own (notification-server.py, on a session bus of the test's own),
+// which receives the notification through Chromium's Linux bridge and
+// clicks it as a desktop does; the service worker's trusted
+// notificationclick then opens /g/{id} in a new tab, where the seat this
+// browser holds plays. (Headless Chromium has no push service to subscribe
+// with: the subscription's way to the server and on to a push service is
+// tests/server/push.test.mjs's.) The device link of My games carries a
+// browser's seats to a second browser context in its fragment: every byte
+// that browser sends passes a recording proxy, which never sees the
+// fragment, and each token only as the bearer of its own game's requests.
+// Its QR code is drawn in the page by Debian's qrcode-generator; the test
+// draws the same link with that same library in Node and compares every
+// module with the pixels of the page's code.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import net from 'node:net';
-import { serverAndBrowser, openPage, waitForGame, onlineGame, loadDictionaries, assertNoErrors, LANGUAGES } from './lib.mjs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import {
+  serverAndBrowser, launchProfileBrowser, openPage, waitForGame, onlineGame, loadDictionaries, assertNoErrors, LANGUAGES,
+} from './lib.mjs';
 
 const SHOTS = process.env.SHOTS_DIR;
 const LOCALES = { en: 'en-US', ru: 'ru-RU', ko: 'ko-KR' };
@@ -88,6 +101,105 @@ test('the service worker shows each notice in the subscriber\'s language, tagged
   page.errors = page.errors.filter((e) => !e.includes('does not support the Push API in incognito mode'));
   assertNoErrors(assert, page, 'game page with push');
   await page.context().close();
+});
+
+// A session bus of the test's own (dbus-daemon) with the desktop
+// notification server of notification-server.py on it, which Chromium
+// started with that bus uses to show notifications. next(match) resolves
+// with the server's next message that match(message) accepts; click(id)
+// clicks a notification as a desktop would; stop() ends both.
+async function desktopNotifications() {
+  const firstLine = (stream) => new Promise((resolve, reject) => {
+    readline.createInterface({ input: stream }).once('line', resolve);
+    stream.once('error', reject);
+  });
+  const bus = spawn('dbus-daemon', ['--session', '--nofork', '--nopidfile', '--print-address=1'],
+    { stdio: ['ignore', 'pipe', 'ignore'] });
+  const address = await firstLine(bus.stdout);
+  const env = { ...process.env, DBUS_SESSION_BUS_ADDRESS: address };
+  const script = path.join(path.dirname(fileURLToPath(import.meta.url)), 'notification-server.py');
+  const server = spawn('/usr/bin/python3', [script], { env, stdio: ['pipe', 'pipe', 'inherit'] });
+  const messages = [];
+  const waiting = [];
+  readline.createInterface({ input: server.stdout }).on('line', (line) => {
+    const message = JSON.parse(line);
+    messages.push(message);
+    for (const waiter of [...waiting]) {
+      if (!waiter.match(message)) continue;
+      waiting.splice(waiting.indexOf(waiter), 1);
+      waiter.resolve(message);
+    }
+  });
+  const next = (match, ms = 10000) => {
+    const seen = messages.find(match);
+    if (seen) {
+      messages.splice(messages.indexOf(seen), 1);
+      return Promise.resolve(seen);
+    }
+    return new Promise((resolve, reject) => {
+      const waiter = { match, resolve };
+      waiting.push(waiter);
+      setTimeout(() => {
+        if (waiting.includes(waiter)) reject(new Error(`no such message from the notification server in ${ms} ms; got ${JSON.stringify(messages)}`));
+      }, ms).unref();
+    });
+  };
+  await next((m) => m.ready);
+  return {
+    env,
+    next,
+    click: (id) => server.stdin.write(`${JSON.stringify({ click: id })}\n`),
+    stop: () => {
+      server.stdin.end();
+      server.kill();
+      bus.kill();
+    },
+  };
+}
+
+test('a notice shown on the desktop opens its game when clicked', async () => {
+  const game = await onlineGame(env.server.url);
+  const desktop = await desktopNotifications();
+  const profile = mkdtempSync(path.join(tmpdir(), 'phantomgo-profile-'));
+  const context = await launchProfileBrowser(profile, { env: desktop.env });
+  try {
+    const origin = env.server.url;
+    const page = await openPage(null, { context });
+    await context.grantPermissions(['notifications'], { origin });
+    await page.goto(`${origin}/g/${game.id}#seat=${game.black}`);
+    await waitForGame(page);
+    const cdp = await context.newCDPSession(page);
+    const registrationId = workerRegistration(cdp);
+    await page.evaluate(() => { document.getElementById('opt-notify').closest('details').open = true; });
+    await page.check('#opt-notify');
+    const id = await registrationId;
+    // The game's page is closed (a tab on another page of the site stays):
+    // the click must open it.
+    await page.goto(`${origin}/my-games`);
+    await waitForGame(page);
+
+    const data = JSON.stringify({ game: game.id, kind: 'your_turn', turn: 2, you: 'black', opponent: 'Alice', lang: 'en' });
+    await cdp.send('ServiceWorker.deliverPushMessage', { origin, registrationId: id, data });
+    const shown = await desktop.next((m) => m.id && m.body.includes('Alice played: your turn.'));
+    assert.equal(shown.summary, dictionaries.en.notify.title);
+    assert.ok(shown.actions.includes('default'), `a clickable notification: ${JSON.stringify(shown.actions)}`);
+
+    const pagesBefore = context.pages().length;
+    const opened = context.waitForEvent('page', { timeout: 10000 });
+    desktop.click(shown.id);
+    const gamePage = await opened;
+    await gamePage.waitForURL(`${origin}/g/${game.id}`);
+    await waitForGame(gamePage);
+    assert.equal(await gamePage.textContent('#role-title'), 'You play Black', 'the seat this browser holds');
+    await desktop.next((m) => m.closed === shown.id);
+    assert.equal(context.pages().length, pagesBefore + 1, 'one page opened');
+    page.errors = page.errors.filter((e) => !e.includes('does not support the Push API in incognito mode'));
+    assertNoErrors(assert, page, 'page that subscribed');
+  } finally {
+    await context.close();
+    desktop.stop();
+    rmSync(profile, { recursive: true, force: true });
+  }
 });
 
 // The modules of link's QR code as Debian's qrcode-generator makes them
