@@ -29,7 +29,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import {
-  serverAndBrowser, launchProfileBrowser, openPage, waitForGame, onlineGame, loadDictionaries, assertNoErrors, LANGUAGES,
+  serverAndBrowser, startServer, launchProfileBrowser, openPage, waitForGame, onlineGame, loadDictionaries, assertNoErrors, LANGUAGES,
 } from './lib.mjs';
 
 const SHOTS = process.env.SHOTS_DIR;
@@ -360,5 +360,51 @@ test('the device link\'s QR code fits a phone and a laptop, labelled in English,
       assertNoErrors(assert, page, label);
       await page.context().close();
     }
+  }
+});
+
+test('without its script, or with more games than a QR code holds, the link stays and the page says why', async () => {
+  // Twenty games of both seats make a link of some 4 kB, more than a QR
+  // code holds (2953 bytes at most). The server knows none of them: each
+  // view answers 404, which the browser logs.
+  const crowded = await openPage(env.browser);
+  await crowded.goto(`${env.server.url}/my-games`);
+  await crowded.evaluate(() => {
+    const games = {};
+    for (let i = 0; i < 20; i++) {
+      games[`zz${String(i).padStart(8, '0')}`] = { seats: { black: 'B'.repeat(43), white: 'W'.repeat(43) }, savedAt: Date.now() - i };
+    }
+    localStorage.setItem('phantomgo.games', JSON.stringify(games));
+  });
+  await crowded.reload();
+  await waitForGame(crowded);
+  await crowded.click('#transfer-show');
+  await crowded.waitForFunction(() => document.getElementById('transfer-qr-status').textContent !== '');
+  assert.equal(await crowded.textContent('#transfer-qr-status'), dictionaries.en.transfer.qrTooLong);
+  assert.ok((await crowded.inputValue('#transfer-link')).length > 2953);
+  assert.equal(await crowded.isHidden('#transfer-qr-figure'), true);
+  crowded.errors = crowded.errors.filter((e) => !/status of 404/.test(e));
+  assertNoErrors(assert, crowded, 'my games with 20 unknown games');
+  await crowded.context().close();
+
+  const bare = await startServer({ args: ['--qrcode-js', '/nonexistent/qrcode.js'] });
+  try {
+    const game = await onlineGame(bare.url);
+    const page = await openPage(env.browser, { locale: 'ko-KR' });
+    await page.goto(`${bare.url}/g/${game.id}#seat=${game.black}`);
+    await waitForGame(page);
+    await page.goto(`${bare.url}/my-games`);
+    await waitForGame(page);
+    await page.click('#transfer-show');
+    await page.waitForFunction(() => document.getElementById('transfer-qr-status').textContent !== '');
+    assert.equal(await page.textContent('#transfer-qr-status'), dictionaries.ko.transfer.qrUnavailable);
+    assert.match(await page.inputValue('#transfer-link'), /#games=/);
+    assert.equal(await page.isHidden('#transfer-qr-figure'), true);
+    // Chromium's own lines about the refused script (a 503 JSON answer).
+    page.errors = page.errors.filter((e) => !/status of 503|Refused to execute script from '[^']*\/vendor\/qrcode\.js'/.test(e));
+    assertNoErrors(assert, page, 'my games without the QR code script');
+    await page.context().close();
+  } finally {
+    await bare.stop();
   }
 });
