@@ -20,11 +20,17 @@ cd "$(dirname "$0")/.."
 
 # What the compiler reads (headers, libraries); then what running needs.
 compile_pkgs=(gcc libc6-dev make libcivetweb-dev libcjson-dev libsqlite3-dev libpq-dev libqrencode-dev libunistring-dev libssl-dev libcurl4-openssl-dev)
-build_pkgs=("${compile_pkgs[@]}" pkg-config sqlite3 ca-certificates)
+# What the running server serves from Debian: the QR code library the
+# browser draws the device link's code with (/vendor/qrcode.js).
+runtime_pkgs=(node-qrcode-generator)
+build_pkgs=("${compile_pkgs[@]}" pkg-config sqlite3 ca-certificates "${runtime_pkgs[@]}")
 # python3: the layers suite's circle check; e2fsprogs and mount: the
 # hardening suite's read-only filesystem (Debian 13's minimal system has no
-# mkfs.ext4).
-test_pkgs=(clang chromium fonts-noto-cjk curl procps postgresql haproxy python3 e2fsprogs mount)
+# mkfs.ext4); dbus-daemon, python3-dbus and python3-gi: the browser suite's
+# desktop notification server (tests/e2e/notification-server.py), through
+# which a test clicks a push notification as a desktop would.
+test_pkgs=(clang chromium fonts-noto-cjk curl procps postgresql haproxy python3 e2fsprogs mount
+           dbus-daemon python3-dbus python3-gi)
 bench_pkgs=(wrk nginx-light valgrind postgresql haproxy chromium)
 
 missing_of() {   # missing_of PKG...: prints those not installed

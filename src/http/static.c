@@ -174,6 +174,18 @@ static void send_not_found(http_request *rq) {
     if (fd >= 0) close(fd);
 }
 
+/* Sends the open regular file fd as type, or 304 when the client's copy
+ * is current (ETag from size and modification time). The caller closes fd. */
+static void send_open_file(http_request *rq, int fd, const struct stat *st, const char *type, const char *cache) {
+    char etag[64], modified[64], extra[192];
+    snprintf(etag, sizeof etag, "\"%llx-%llx\"", (unsigned long long)st->st_size,
+             (unsigned long long)st->st_mtim.tv_sec * 1000000000ull + (unsigned long long)st->st_mtim.tv_nsec);
+    http_date(st->st_mtim.tv_sec, modified, sizeof modified);
+    snprintf(extra, sizeof extra, "ETag: %s\r\nLast-Modified: %s\r\n", etag, modified);
+    if (not_modified(rq, etag, st->st_mtim.tv_sec)) http_send(rq, 304, NULL, cache, extra, "", 0);
+    else send_body(rq, fd, st, type, cache, extra);
+}
+
 static void send_file(http_request *rq, const char *dir, const char *rel, const char *cache) {
     struct stat st;
     int fd = open_inside(dir, rel, &st);
@@ -181,13 +193,27 @@ static void send_file(http_request *rq, const char *dir, const char *rel, const 
         send_not_found(rq);
         return;
     }
-    char etag[64], modified[64], extra[192];
-    snprintf(etag, sizeof etag, "\"%llx-%llx\"", (unsigned long long)st.st_size,
-             (unsigned long long)st.st_mtim.tv_sec * 1000000000ull + (unsigned long long)st.st_mtim.tv_nsec);
-    http_date(st.st_mtim.tv_sec, modified, sizeof modified);
-    snprintf(extra, sizeof extra, "ETag: %s\r\nLast-Modified: %s\r\n", etag, modified);
-    if (not_modified(rq, etag, st.st_mtim.tv_sec)) http_send(rq, 304, NULL, cache, extra, "", 0);
-    else send_body(rq, fd, &st, type_of(rel), cache, extra);
+    send_open_file(rq, fd, &st, type_of(rel), cache);
+    close(fd);
+}
+
+/* The browser's QR code library, from its Debian package: the one file the
+ * configuration names (--qrcode-js), never a name taken from the request.
+ * Missing, it answers 503 naming the package, so the page can say it has
+ * no QR code and the operator what to install. */
+static void send_qrcode_js(http_request *rq) {
+    struct stat st;
+    int fd = open(rq->srv->cfg.qrcode_js, O_RDONLY | O_CLOEXEC);
+    if (fd >= 0 && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))) {
+        close(fd);
+        fd = -1;
+    }
+    if (fd < 0) {
+        http_send_error(rq, 503, "missing_package",
+                        "The QR code script is not installed on this server (Debian package node-qrcode-generator).");
+        return;
+    }
+    send_open_file(rq, fd, &st, "text/javascript; charset=utf-8", "no-cache");
     close(fd);
 }
 
@@ -206,7 +232,7 @@ void static_handle(http_request *rq) {
     bool page = !strcmp(p, "/") || !strcmp(p, "/rules") || !strcmp(p, "/lobby") || !strcmp(p, "/my-games") ||
                 admin_page || (!strncmp(p, "/g/", 3) && game_id_like(p + 3));
     bool file = !strncmp(p, "/web/", 5) || !strncmp(p, "/static/", 8) || !strcmp(p, "/favicon.ico") ||
-                !strcmp(p, "/sw.js");
+                !strcmp(p, "/sw.js") || !strcmp(p, "/vendor/qrcode.js");
     rq->route = page ? ROUTE_PAGE : file ? ROUTE_STATIC : ROUTE_OTHER;
     if (!page && !file) {
         send_not_found(rq);
@@ -225,6 +251,7 @@ void static_handle(http_request *rq) {
     else if (!strncmp(p, "/web/", 5)) send_file(rq, srv->web_dir, p + 5, "no-cache");
     else if (!strcmp(p, "/sw.js")) /* the service worker: at the root, so its scope is the whole site */
         send_file(rq, srv->web_dir, "js/sw.js", "no-cache");
+    else if (!strcmp(p, "/vendor/qrcode.js")) send_qrcode_js(rq);
     else if (!strcmp(p, "/favicon.ico"))
         send_file(rq, srv->static_dir, "favicon.ico", "public, max-age=86400");
     else send_file(rq, srv->static_dir, p + 8, "public, max-age=86400");

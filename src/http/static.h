@@ -6,7 +6,10 @@
  * a file outside web/ and static/: names are checked segment by segment
  * and the resolved real path must stay inside its directory. A path that
  * names nothing answers 404 with web/not-found.html to a browser's
- * navigation (Accept: text/html) and a plain line to anything else. */
+ * navigation (Accept: text/html) and a plain line to anything else.
+ * One file lies outside them: /vendor/qrcode.js is the QR code library of
+ * a Debian package, at the one path the configuration names (--qrcode-js),
+ * 503 naming the package when it is missing. */
 #ifndef PG_HTTP_STATIC_H
 #define PG_HTTP_STATIC_H
 

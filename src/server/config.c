@@ -79,6 +79,9 @@ static const option_spec options[] = {
     BOOL("push-allow-private", "PHANTOMGO_PUSH_ALLOW_PRIVATE", push_allow_private,
          "allow push endpoints on loopback and private addresses (tests, closed\n"
          "                          networks); refused by default"),
+    TEXT("qrcode-js", "PHANTOMGO_QRCODE_JS", qrcode_js, "FILE",
+         "the QR code script served as /vendor/qrcode.js (default Debian's\n"
+         "                          node-qrcode-generator, " QRCODE_JS_DEFAULT ")"),
 };
 enum { N_OPTIONS = sizeof options / sizeof options[0] };
 
@@ -97,6 +100,7 @@ static void set_defaults(server_config *cfg) {
     cfg->abandon_after = 600;
     cfg->chat_retention_days = 90;
     cfg->push = true;
+    strcpy(cfg->qrcode_js, QRCODE_JS_DEFAULT);
 }
 
 static bool parse_bool(const char *s, bool *out) {

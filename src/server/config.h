@@ -11,6 +11,10 @@
 #include <stdio.h>
 
 #define CONFIG_TEXT_MAX 1024
+/* Where Debian 12 and 13 put Kazuhiko Arase's qrcode-generator (package
+ * node-qrcode-generator), which draws the device link's QR code in the
+ * browser: the link's fragment never reaches the server to be drawn here. */
+#define QRCODE_JS_DEFAULT "/usr/share/javascript/qrcode-generator/qrcode.js"
 
 typedef struct server_config {
     char listen[64];            /* address to bind, e.g. 127.0.0.1, 0.0.0.0, :: */
@@ -34,6 +38,7 @@ typedef struct server_config {
     char push_contact[256];     /* VAPID subject (mailto: or https:); "" = the base URL */
     char push_ca[CONFIG_TEXT_MAX]; /* PEM file of extra CAs for push services; "" = none */
     bool push_allow_private;    /* endpoints on private/loopback addresses allowed */
+    char qrcode_js[CONFIG_TEXT_MAX]; /* the browser's QR code library, served at /vendor/qrcode.js */
 } server_config;
 
 typedef enum { CONFIG_OK = 0, CONFIG_HELP, CONFIG_ERROR } config_status;

@@ -130,6 +130,10 @@ static bool open_parts(server_ctx *srv, char *err, size_t errlen) {
     snprintf(schema, sizeof schema, "%s/schema.sql", c->root);
     resolve_dir(c->root, "web", srv->web_dir);
     resolve_dir(c->root, "static", srv->static_dir);
+    if (access(c->qrcode_js, R_OK) != 0)
+        fprintf(stderr, "phantomgo: warning: %s: %s: My games shows the device link without its QR code "
+                        "(install the Debian package node-qrcode-generator, or set --qrcode-js)\n",
+                c->qrcode_js, strerror(errno));
     if (!store_is_server(c->db) && !make_parent_dirs(c->db)) {
         snprintf(err, errlen, "cannot create the directory of %.300s: %s", c->db, strerror(errno));
         return false;

@@ -34,6 +34,16 @@ export function launchBrowser() {
   return chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
 }
 
+// A browser whose one context is its default profile, kept in userDataDir,
+// with env for its environment: what a desktop notification's click needs
+// (Chromium hands the click to the profile the notification came from by
+// its name, which a fresh context of launchBrowser() does not have).
+export function launchProfileBrowser(userDataDir, { env = process.env } = {}) {
+  return chromium.launchPersistentContext(userDataDir, {
+    executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS, env, viewport: { width: 1280, height: 900 }, locale: 'en-US',
+  });
+}
+
 // The fixture of a test file: one server (serverOptions as for startServer)
 // and one browser, started before the file's tests and stopped after them;
 // setup(env) then prepares what the file's tests share. Tests read

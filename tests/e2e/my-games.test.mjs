@@ -1,5 +1,6 @@
 // "My games" in a real browser: the games whose seat links this browser
-// opened are listed with the player's turn first, then those waiting for the
+// opened are listed with the player's turn first (least time left on the
+// player's clock first, with that time), then those waiting for the
 // opponent (to move, or to come at all), then finished ones; a copied seat link opened in a fresh browser
 // (no storage at all) plays the seat, and so does a browser whose storage
 // refuses every write. Checked in English, Russian and Korean.
@@ -11,6 +12,7 @@ import {
   loadDictionaries, inEachLanguage, assertNoErrors,
 } from './lib.mjs';
 
+const SHOTS = process.env.SHOTS_DIR;
 let dictionaries;
 const env = serverAndBrowser({ setup: async () => { dictionaries = await loadDictionaries(); } });
 
@@ -74,6 +76,56 @@ test('my games: my turn first, then waiting, then finished; a copied seat link p
     assertNoErrors(assert, p, label);
     await p.context().close();
   }
+});
+
+// A dictionary's text with {name} placeholders as a regular expression,
+// each placeholder matching the pattern given for it.
+function textPattern(template, patterns) {
+  const escaped = template.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return escaped.replace(/\\\{(\w+)\\\}/g, (_, name) => patterns[name]);
+}
+
+test('my turn first, least time left on my clock first and shown, ticking; games without a clock last', async () => {
+  const quick = await gameOfMine({ time_control: { type: 'absolute', main: 600 } });
+  const oneDay = await gameOfMine({ time_control: { type: 'none', days_per_move: 1 } });
+  const untimed = await gameOfMine();
+  const threeDays = await gameOfMine({ time_control: { type: 'none', days_per_move: 3 } });
+  // White to move in a correspondence game: it waits, and shows no time of mine.
+  const theirs = await gameOfMine({ time_control: { type: 'none', days_per_move: 2 } });
+  await act(env.server.url, theirs.id, theirs.black, { action: 'attempt', vertex: 'E5' });
+
+  const page = await openPage(env.browser);
+  // Opened in this order, the list (newest first) would begin with threeDays.
+  for (const game of [quick, oneDay, theirs, untimed, threeDays]) await openSeatLink(page, game.id, game.black);
+  await page.goto(env.server.url + '/my-games');
+  await waitForGame(page);
+  const order = await page.$$eval('#turn-list li[data-game-id]', (items) => items.map((li) => li.dataset.gameId));
+  assert.deepEqual(order, [quick.id, oneDay.id, threeDays.id, untimed.id], 'least time left first, no clock last');
+  const status = (game) => page.textContent(`li[data-game-id="${game.id}"] .game-status`);
+  for (const lang of ['en', 'ru', 'ko']) {
+    const dict = dictionaries[lang];
+    if (lang !== 'en') {
+      await page.selectOption('#lang', lang);
+      await page.waitForFunction(([id, prefix]) => document.querySelector(`li[data-game-id="${id}"] .game-status`).textContent.startsWith(prefix),
+        [quick.id, dict.myGames.yourMove.split('{')[0]]);
+    }
+    const left = (time) => new RegExp(`${textPattern(dict.myGames.move, { turn: '1' })} · ${textPattern(dict.myGames.timeLeft, { time })}$`);
+    assert.match(await status(quick), left('(?:9:[0-5]\\d|10:00)'), `${lang}: 10 minutes absolute`);
+    assert.match(await status(oneDay), left('23:[0-5]\\d:[0-5]\\d'), `${lang}: one day per move`);
+    assert.match(await status(threeDays), left(textPattern(dict.clock.daysHours, { days: '2', hours: '23' })), `${lang}: three days per move`);
+    const anyTime = new RegExp(textPattern(dict.myGames.timeLeft, { time: '.+' }));
+    assert.doesNotMatch(await status(untimed), anyTime, `${lang}: no clock, no time`);
+    assert.match(await status(untimed), new RegExp(`${textPattern(dict.myGames.move, { turn: '1' })}$`), lang);
+    assert.doesNotMatch(await status(theirs), anyTime, `${lang}: not my turn, no time`);
+    if (SHOTS) await page.screenshot({ path: `${SHOTS}/my-games-time-left-${lang}.png`, fullPage: true });
+  }
+  // The running clock counts down in place.
+  const before = await status(quick);
+  await page.waitForFunction(([id, text]) => document.querySelector(`li[data-game-id="${id}"] .game-status`).textContent !== text,
+    [quick.id, before], { timeout: 5000 });
+  assert.notEqual(await status(quick), before);
+  assertNoErrors(assert, page, 'my games with clocks');
+  await page.context().close();
 });
 
 test('my games speaks English, Russian and Korean', async () => {

@@ -123,6 +123,42 @@ test('no directory listings, dot files or paths outside web/ and static/', async
   assert.equal(post.headers.get('allow'), 'GET, HEAD');
 });
 
+// The device link's QR code is drawn in the browser by Debian's
+// node-qrcode-generator: one fixed path serves that one file, nothing else
+// of the package's directory or the file system; without the file, 503
+// names the package (and the server warned at start).
+const DEBIAN_QRCODE_JS = '/usr/share/javascript/qrcode-generator/qrcode.js';
+test('/vendor/qrcode.js is Debian\'s QR code library, and only it; 503 naming the package when missing', async () => {
+  const res = await call(server.url, 'GET', '/vendor/qrcode.js');
+  assert.equal(res.status, 200, res.text.slice(0, 200));
+  assert.equal(res.headers.get('content-type'), 'text/javascript; charset=utf-8');
+  assert.equal(res.text, readFileSync(DEBIAN_QRCODE_JS, 'utf8'));
+  checkSecurityHeaders(res, '/vendor/qrcode.js');
+  const again = await call(server.url, 'GET', '/vendor/qrcode.js', { headers: { 'If-None-Match': res.headers.get('etag') } });
+  assert.equal(again.status, 304);
+  const port = new URL(server.url).port;
+  for (const p of ['/vendor/', '/vendor', '/vendor/qrcode.d.ts', '/vendor/package.json', '/vendor/qrcode.js/',
+                   '/vendor/../schema.sql', '/vendor/%2e%2e/qrcode.js', '/vendor/%2e%2e/%2e%2e/etc/passwd', '/vendor/QRCODE.JS']) {
+    const raw = await rawRequest(port, `GET ${p} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+    const status = Number(raw.split(' ')[1]);
+    assert.ok(status === 404 || status === 400, `${p} answered ${raw.slice(0, 200)}`);
+    assert.ok(!raw.includes('Kazuhiko Arase') && !raw.includes('CREATE TABLE'), `${p} served a file`);
+  }
+  const s = await startServer({ env: { PHANTOMGO_QRCODE_JS: '/nonexistent/qrcode.js' } });
+  try {
+    const missing = await call(s.url, 'GET', '/vendor/qrcode.js');
+    assert.equal(missing.status, 503);
+    assert.equal(missing.json.error.code, 'missing_package');
+    assert.match(missing.json.error.message, /node-qrcode-generator/);
+    assert.ok(!missing.text.includes('/nonexistent'), 'the answer names no path of the server');
+    checkSecurityHeaders(missing, '503 /vendor/qrcode.js');
+  } finally {
+    const stopped = await s.stop();
+    assert.equal(stopped.code, 0);
+    assert.match(s.stderr(), /warning: \/nonexistent\/qrcode\.js: .*node-qrcode-generator/);
+  }
+});
+
 test('every error answer carries the security headers and the JSON error shape', async () => {
   const port = new URL(server.url).port;
   const answers = [

@@ -25,8 +25,9 @@ const WARN_MS = 10000;
 const COLORS = ['black', 'white'];
 
 // One side as of `elapsed` ms after the snapshot (only the running side
-// moves): {main, periods, period, total} in ms, periods null unless byo-yomi.
-function sideAt(side, tc, elapsed) {
+// moves): {main, periods, period, total} in ms, periods null unless byo-yomi;
+// total is the time until that side loses on time. (My games reads it too.)
+export function sideAt(side, tc, elapsed) {
   const main = side.main_ms - elapsed;
   if (tc.type !== 'byoyomi') return { main: Math.max(0, main), periods: null, period: null, total: Math.max(0, main) };
   const length = tc.period * 1000;

@@ -1,24 +1,32 @@
 // "My games": every game this browser holds a seat in, from the seat tokens
 // in its storage (storage.js), each read from the server with its own token:
-// in progress with the player's turn first, then those waiting for the
-// opponent, then finished ones. Each row offers its seat link
-// (/g/{id}#seat=TOKEN), which is the only key to the seat: whoever keeps it
-// can continue on any device, even after this browser's storage is gone.
+// in progress with the player's turn first, the least time left on the
+// player's clock first (each with that time, ticking, read from the view's
+// clock as the game page's clock.js does; games without a clock last),
+// then those waiting for the opponent, then finished ones. Each row offers
+// its seat link (/g/{id}#seat=TOKEN), which is the only key to the seat:
+// whoever keeps it can continue on any device, even after this browser's
+// storage is gone.
 // An entry can be removed (this browser forgets it; the game is untouched),
-// and the finished ones hidden with one click (remembered).
+// and the finished ones hidden with one click (remembered). The device link
+// (device-link.js) takes them all to another device, with its QR code drawn
+// here (qr-code.js).
 
 import { initPage, errorMessage, markReady, copyFrom } from './page.js';
 import { t, onLanguageChange } from './i18n.js';
 import { api } from './api.js';
 import { listGames, loadSeats, forgetGame, getPref, setPref } from './storage.js';
 import { confirmAction } from './dialog.js';
-import { describeTimeControl } from './time-format.js';
+import { describeTimeControl, formatClock } from './time-format.js';
+import { sideAt } from './clock.js';
 import { resultText } from './game-panels.js';
 import { versusText } from './names.js';
 import { deviceLink, importDeviceLink } from './device-link.js';
+import { loadQrLibrary, qrModules, qrSvg } from './qr-code.js';
 
 const $ = (id) => document.getElementById(id);
 const PARALLEL_READS = 4;
+const TICK_MS = 1000;
 const GROUPS = ['turn', 'waiting', 'finished'];
 
 let entries = [];
@@ -36,7 +44,8 @@ async function readViews(games) {
       const seats = loadSeats(game.id);
       const token = seats[game.colors[0]];
       try {
-        out[index] = { ...game, seats, view: await api.view(game.id, token) };
+        const view = await api.view(game.id, token);
+        out[index] = { ...game, seats, view, readAt: performance.now() };
       } catch (error) {
         out[index] = { ...game, seats, view: null, error };
       }
@@ -54,6 +63,33 @@ function groupOf(entry) {
   const view = entry.view;
   if (!view || view.over || view.cancelled) return 'finished';
   return entry.colors.includes(view.to_move) && !opponentMissing(entry) ? 'turn' : 'waiting';
+}
+
+// This player's clock in a game where it is their turn, as of now: sideAt's
+// {main, periods, period, total} (ms), or null when the game has no clock.
+function myClock(entry) {
+  const clock = entry.view?.clock;
+  const side = clock?.running ? clock[clock.running] : null;
+  if (!side || groupOf(entry) !== 'turn' || !entry.colors.includes(clock.running)) return null;
+  return sideAt(side, entry.view.game.time_control, performance.now() - entry.readAt);
+}
+
+// "2 d 5 h left", "4:59 left (then 5 × 0:30)", "0:25 left (3 periods left)".
+function timeLeftText(now, tc) {
+  const inByoyomi = now.periods !== null && now.main === 0;
+  const text = t('myGames.timeLeft', { time: formatClock(inByoyomi ? now.period : now.main) });
+  if (now.periods === null) return text;
+  const detail = inByoyomi ? t('clock.periodsLeft', { count: now.periods })
+    : t('clock.byoyomiAfter', { periods: now.periods, period: formatClock(tc.period * 1000) });
+  return `${text} (${detail})`;
+}
+
+// The games where it is my turn, least time left first, those without a
+// clock last; the others as listed (newest first).
+function byUrgency(a, b) {
+  const left = (entry) => myClock(entry)?.total ?? Infinity;
+  const [x, y] = [left(a), left(b)];
+  return x === y ? 0 : x < y ? -1 : 1;
 }
 
 function seatLink(entry) {
@@ -84,7 +120,11 @@ function statusText(entry) {
   if (view.over) return resultText(view.result);
   if (opponentMissing(entry)) return t('myGames.noOpponent');
   const move = t('myGames.move', { turn: view.turn });
-  if (groupOf(entry) === 'turn') return `${t('myGames.yourMove', { color: t(`color.${view.to_move}`) })} · ${move}`;
+  if (groupOf(entry) === 'turn') {
+    const clock = myClock(entry);
+    const time = clock ? ` · ${timeLeftText(clock, view.game.time_control)}` : '';
+    return `${t('myGames.yourMove', { color: t(`color.${view.to_move}`) })} · ${move}${time}`;
+  }
   return `${t('myGames.toPlay', { color: t(`color.${view.to_move}`) })} · ${move}`;
 }
 
@@ -129,6 +169,15 @@ function row(entry) {
   return item;
 }
 
+// The times left count down in place (the rows, and the focus, stay).
+function tickTimesLeft() {
+  for (const item of document.querySelectorAll('#turn-list li[data-game-id]')) {
+    const entry = entries.find((other) => other.id === item.dataset.gameId);
+    const status = item.querySelector('.game-status');
+    if (entry && myClock(entry) && status) status.textContent = statusText(entry);
+  }
+}
+
 // A game still in play loses its seat here with it, so that one asks first.
 async function removeEntry(entry) {
   if (groupOf(entry) !== 'finished' && !(await confirmAction(t('tidy.removeConfirm'), t('tidy.remove')))) return;
@@ -140,7 +189,9 @@ async function removeEntry(entry) {
 
 function render() {
   for (const group of GROUPS) {
-    const rows = entries.filter((entry) => groupOf(entry) === group).map(row);
+    const members = entries.filter((entry) => groupOf(entry) === group);
+    if (group === 'turn') members.sort(byUrgency);
+    const rows = members.map(row);
     $(`${group}-list`).replaceChildren(...rows);
     $(`${group}-section`).hidden = rows.length === 0 || (group === 'finished' && hideFinished);
   }
@@ -153,15 +204,44 @@ function render() {
   $('transfer-section').hidden = entries.length === 0;
 }
 
-// The device-transfer link, made when asked for (it holds the seats of now).
+// The device-transfer link, made when asked for (it holds the seats of
+// now), with its QR code for the other device's camera.
 function wireTransfer() {
   $('transfer-show').addEventListener('click', () => {
     const box = $('transfer-box');
     box.hidden = !box.hidden;
     $('transfer-show').setAttribute('aria-expanded', String(!box.hidden));
-    $('transfer-link').value = box.hidden ? '' : deviceLink() ?? '';
+    const link = box.hidden ? '' : deviceLink() ?? '';
+    $('transfer-link').value = link;
+    showTransferQr(link);
   });
   $('transfer-copy').addEventListener('click', () => copyFrom($('transfer-link'), $('copy-status')));
+}
+
+// Draws link's QR code (none for ''); says so where there can be none: the
+// library is missing on the server, or the link is too long for a QR code.
+async function showTransferQr(link) {
+  const figure = $('transfer-qr-figure');
+  const status = $('transfer-qr-status');
+  figure.hidden = true;
+  $('transfer-qr').replaceChildren();
+  delete status.dataset.key;
+  status.textContent = '';
+  if (!link) return;
+  let modules;
+  try {
+    modules = qrModules(await loadQrLibrary(), link);
+  } catch {
+    modules = undefined;
+  }
+  if ($('transfer-link').value !== link) return; // hidden or redrawn meanwhile
+  if (!modules) {
+    status.dataset.key = modules === null ? 'transfer.qrTooLong' : 'transfer.qrUnavailable';
+    status.textContent = t(status.dataset.key);
+    return;
+  }
+  $('transfer-qr').replaceChildren(qrSvg(modules));
+  figure.hidden = false;
 }
 
 async function main() {
@@ -176,7 +256,12 @@ async function main() {
     render();
   });
   render();
-  onLanguageChange(render);
+  setInterval(tickTimesLeft, TICK_MS);
+  onLanguageChange(() => {
+    render();
+    const status = $('transfer-qr-status');
+    if (status.dataset.key) status.textContent = t(status.dataset.key);
+  });
   markReady();
 }
 
