@@ -25,7 +25,7 @@ wire     src/wire/*
 store    src/store/*
 push     src/push/*
 support  src/server/config.* src/server/metrics.* src/server/ratelimit.* src/server/secrets.*
-games    src/server/game.* src/server/game_* src/server/games.* src/server/games_* src/server/computer.* src/server/deadlines.* src/server/lobby.* src/server/retention.*
+games    src/server/game.* src/server/game_* src/server/games.* src/server/games_* src/server/computer.* src/server/deadlines.* src/server/lobby.* src/server/retention.* src/server/lesson.*
 http     src/server/http* src/server/reply* src/server/api_* src/server/hub.* src/server/static.* src/server/admin.* src/server/server.h
 seat     src/cli/gtp_engine.* src/cli/gtp_report.* src/cli/game_seed.*
 main     src/main.c src/commands.h src/cli/* src/server/serve_cmd.c

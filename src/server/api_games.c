@@ -17,6 +17,7 @@
 #include "engine/vertex.h"
 #include "server/admin.h"
 #include "server/api_idempotency.h"
+#include "server/api_lesson.h"
 #include "server/api_push.h"
 #include "server/deadlines.h"
 #include "server/games.h"
@@ -980,5 +981,6 @@ void api_handle(http_request *rq) {
     else if (!strncmp(p, "admin/", 6)) admin_handle(rq, p + 6);
     else if (!strcmp(p, "push/key")) api_push_key(rq);
     else if (!strncmp(p, "games/", 6)) game_route(rq, p + 6);
+    else if (!strncmp(p, "lesson/", 7)) api_lesson(rq, p + 7);
     else http_send_error(rq, 404, "not_found", "No such endpoint.");
 }
