@@ -246,6 +246,8 @@ async function startStep() {
   lesson.shownSeq = 0;
   lesson.previousSeq = 0;
   board.clear();
+  board.setInteractive(false);
+  $('cursor-status').textContent = '';
   renderStep();
   try {
     const answer = await ask([]);
