@@ -36,6 +36,7 @@ const lesson = {
   shownSeq: 0, // events up to this seq are told
   done: new Set(), // steps whose goal was reached
   busy: false,
+  generation: 0, // bumped at each start of a step: older answers are dropped
 };
 
 let board;
@@ -221,13 +222,14 @@ async function act(action) {
   if (lesson.busy || !lesson.answer || lesson.answer.view.over) return;
   lesson.busy = true;
   renderBoard();
-  const step = stepName();
+  const generation = lesson.generation;
   try {
     const answer = await ask([...lesson.moves, action]);
-    if (stepName() !== step) return; // the learner moved on meanwhile
+    if (lesson.generation !== generation) return; // the step was left or restarted meanwhile
     if (!answer.refused) lesson.moves.push(action);
     accept(answer, action);
   } catch (error) {
+    if (lesson.generation !== generation) return;
     lesson.sayings = [{ key: 'lesson.failed', params: { message: errorMessage(error) }, kind: 'bad' }];
     renderAnswer();
   } finally {
@@ -237,7 +239,7 @@ async function act(action) {
 }
 
 async function startStep() {
-  const step = stepName();
+  const generation = ++lesson.generation;
   lesson.moves = [];
   lesson.answer = null;
   lesson.sayings = [];
@@ -251,12 +253,13 @@ async function startStep() {
   renderStep();
   try {
     const answer = await ask([]);
-    if (stepName() !== step) return;
+    if (lesson.generation !== generation) return;
     lesson.answer = answer;
     lesson.shownSeq = answer.first_seq - 1;
     lesson.previousSeq = lesson.shownSeq;
     renderStep();
   } catch (error) {
+    if (lesson.generation !== generation) return;
     lesson.sayings = [{ key: 'lesson.failed', params: { message: errorMessage(error) }, kind: 'bad' }];
     renderAnswer();
   }
