@@ -15,15 +15,16 @@
 #include <cjson/cJSON.h>
 
 #include "engine/vertex.h"
-#include "http/admin.h"
-#include "http/api_idempotency.h"
-#include "http/api_push.h"
 #include "games/deadlines.h"
 #include "games/games.h"
 #include "games/games_push.h"
-#include "http/http_body.h"
 #include "games/lobby.h"
 #include "games/retention.h"
+#include "http/admin.h"
+#include "http/api_idempotency.h"
+#include "http/api_lesson.h"
+#include "http/api_push.h"
+#include "http/http_body.h"
 #include "util/game_mode.h"
 #include "util/now.h"
 #include "util/strbuf.h"
@@ -1002,5 +1003,6 @@ void api_handle(http_request *rq) {
     else if (!strncmp(p, "admin/", 6)) admin_handle(rq, p + 6);
     else if (!strcmp(p, "push/key")) api_push_key(rq);
     else if (!strncmp(p, "games/", 6)) game_route(rq, p + 6);
+    else if (!strncmp(p, "lesson/", 7)) api_lesson(rq, p + 7);
     else http_send_error(rq, 404, "not_found", "No such endpoint.");
 }

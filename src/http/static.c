@@ -229,8 +229,8 @@ void static_handle(http_request *rq) {
     const char *p = rq->path;
     /* /admin exists only when the operator has a token (admin.h). */
     bool admin_page = !strcmp(p, "/admin") && admin_enabled(srv->adm);
-    bool page = !strcmp(p, "/") || !strcmp(p, "/rules") || !strcmp(p, "/lobby") || !strcmp(p, "/my-games") ||
-                admin_page || (!strncmp(p, "/g/", 3) && game_id_like(p + 3));
+    bool page = !strcmp(p, "/") || !strcmp(p, "/rules") || !strcmp(p, "/lesson") || !strcmp(p, "/lobby") ||
+                !strcmp(p, "/my-games") || admin_page || (!strncmp(p, "/g/", 3) && game_id_like(p + 3));
     bool file = !strncmp(p, "/web/", 5) || !strncmp(p, "/static/", 8) || !strcmp(p, "/favicon.ico") ||
                 !strcmp(p, "/sw.js") || !strcmp(p, "/vendor/qrcode.js");
     rq->route = page ? ROUTE_PAGE : file ? ROUTE_STATIC : ROUTE_OTHER;
@@ -244,6 +244,7 @@ void static_handle(http_request *rq) {
     }
     if (!strcmp(p, "/")) send_file(rq, srv->web_dir, "index.html", "no-cache");
     else if (!strcmp(p, "/rules")) send_file(rq, srv->web_dir, "rules.html", "no-cache");
+    else if (!strcmp(p, "/lesson")) send_file(rq, srv->web_dir, "lesson.html", "no-cache");
     else if (!strcmp(p, "/lobby")) send_file(rq, srv->web_dir, "lobby.html", "no-cache");
     else if (!strcmp(p, "/my-games")) send_file(rq, srv->web_dir, "my-games.html", "no-cache");
     else if (admin_page) send_file(rq, srv->web_dir, "admin.html", "no-cache");

@@ -192,6 +192,8 @@ test('a steady page on a phone: nothing above the board changes height, Pass sta
     assert.ok(navFits, `${lang}: every link of the menu is on the screen`);
     const boardTop = (await box(page, '#board')).top;
     const passTop = (await box(page, '#pass')).top;
+    const boardBottom = (await box(page, '#board')).bottom;
+    assert.ok(passTop - boardBottom < 24, `${lang}: Pass sits right under the board, not ${passTop - boardBottom} px below it`);
     await clickVertex(page, 'E5');
     await page.waitForSelector('#confirm-move-bar:not([hidden])');
     assertNear((await box(page, '#pass')).top, passTop, `${lang}: the confirmation bar does not push Pass down`);
@@ -205,6 +207,8 @@ test('a steady page on a phone: nothing above the board changes height, Pass sta
     await page.click('#confirm-move');
     await waitForSeq(page, 3);
     await page.waitForSelector('#news .news-item[data-kind="bad"]');
+    const news = await page.$eval('#news', (node) => ({ text: node.textContent, cut: node.scrollHeight > node.clientHeight + 1 }));
+    assert.equal(news.cut, false, `${lang}: the news of the illegal try is cut: "${news.text}"`);
     assert.equal(await page.isHidden('#notice'), true, `${lang}: no notice over the header for an illegal try`);
     assert.equal(await page.locator('#board .tried[data-vertex="G7"]').count(), 1, `${lang}: the mark on the point`);
     assertNear((await box(page, '#board')).top, boardTop, `${lang}: the board stays put after the illegal try`);

@@ -101,7 +101,7 @@ test('no English is left on any page in Russian or Korean', async () => {
     ['game over', `/g/${over.id}#seat=${over.white}`],
     ['waiting for the opponent', `/g/${open.json.game.id}#seat=${open.json.seats[0].token}`],
     ['hot-seat curtain', new URL(hotseat.json.links.play).pathname + new URL(hotseat.json.links.play).hash],
-    ['my games', '/my-games'],
+    ['my games', '/my-games'], ['lesson', '/lesson#capture'],
   ];
   await inEachLanguage(env.browser, async (page, lang) => {
     for (const [name, path] of visits) {

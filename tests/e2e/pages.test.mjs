@@ -26,6 +26,7 @@ function pages() {
   return [
     ['home', '/'],
     ['rules', '/rules'],
+    ['lesson', '/lesson'],
     // The spectator first: opening the play link stores the seat on this
     // browser, after which /g/{id} shows the player.
     ['spectator', `/g/${game.game.id}`],

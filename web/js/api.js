@@ -117,6 +117,8 @@ export const api = {
   saveNotes: (id, token, ghosts, keepalive = false) => request('PUT', `${gamePath(id)}/notes`, { token, body: { ghosts }, keepalive }),
   // action: 'offer' (or accept the opponent's), 'accept', 'withdraw', 'decline'.
   rematch: (id, token, action = 'offer') => once(`${gamePath(id)}/rematch`, { token, body: { action } }),
+  // The lesson's referee: Black's view after the step's moves (docs/API.md, "Lesson").
+  lesson: (step, moves) => request('POST', `/api/v1/lesson/${step}`, { body: { moves } }),
   qrSvg: (text) => request('POST', '/api/v1/qr', { body: { text }, accept: 'text' }),
   sgfUrl: (id) => `${gamePath(id)}/sgf`,
   // The deduction aid: a seat's own (token) now, or after the end any seat's at seq.

@@ -213,11 +213,9 @@ function renderControls(view) {
   $('opt-confirm-row').hidden = !seated() || view.over;
   $('opt-notify-row').hidden = !seated() || view.over || hotseat || !TurnAlerts.supported();
   const showConfirm = Boolean(pendingVertex) && myTurn;
-  // While moves are confirmed the bar keeps its room (invisible when idle),
-  // so Pass and Resign never move under a finger when it comes and goes.
-  const reserved = confirmMode && seated() && !view.over;
-  $('confirm-move-bar').hidden = !showConfirm && !reserved;
-  $('confirm-move-bar').classList.toggle('idle', !showConfirm);
+  // The bar comes below Pass and Resign (game.html), so they never move
+  // under a finger when it comes and goes, and no room is kept for it.
+  $('confirm-move-bar').hidden = !showConfirm;
   if (showConfirm) $('confirm-move').textContent = t('game.confirmMove', { vertex: pendingVertex });
   $('torus-controls').hidden = !view.game.settings.torus;
 }
