@@ -17,14 +17,14 @@
 enum { REFUSALS_BEFORE_PASS = 3 };
 
 struct computer {
-    game_listener listener; /* first: the callback finds the queue from it */
-    games *gm;
+    registry_listener listener; /* first: the callback finds the queue from it */
+    registry *gm;
     games_bot bot;
     pthread_t *workers;
     int n_workers;
     pthread_mutex_t lock;
     pthread_cond_t cond;
-    game **queue; /* ring of referenced games */
+    game **queue; /* ring of referenced registry */
     size_t head, len, cap;
     game **thinking;   /* [n_workers]: the game each worker holds, or NULL */
     atomic_int *share; /* [n_workers]: the share its turn may use (bot_request) */
@@ -63,11 +63,11 @@ static choice_outcome play_choice(computer *cq, game *g, const game_computer_tur
     game_set_computer_pace(g, atomic_load(share)); /* lowered while it thought? told with the move */
     if (!chosen) a.kind = ACT_PASS;
     a.color = vw->viewer;
-    games_status st = game_act(g, vw->viewer, vw->seq + 1, &a, NULL);
-    if (st == GAMES_OK) return CHOICE_PLAYED;
-    bool refused = st == GAMES_ALREADY_TRIED || st == GAMES_OWN_STONE || st == GAMES_BAD_VERTEX;
+    game_status st = game_act(g, vw->viewer, vw->seq + 1, &a, NULL);
+    if (st == GAME_OK) return CHOICE_PLAYED;
+    bool refused = st == GAME_ALREADY_TRIED || st == GAME_OWN_STONE || st == GAME_BAD_VERTEX;
     if (refused && chosen) return CHOICE_REFUSED;
-    if (st != GAMES_STALE_SEQ && st != GAMES_GAME_OVER && st != GAMES_NOT_YOUR_TURN)
+    if (st != GAME_STALE_SEQ && st != GAME_GAME_OVER && st != GAME_NOT_YOUR_TURN)
         fprintf(stderr, "phantomgo: game %s: the computer's move was not played (status %d)\n", game_id(g),
                 (int)st);
     return CHOICE_STOP;
@@ -124,7 +124,7 @@ static game *dequeue(computer *cq, int slot) {
     return g;
 }
 
-static void consider(game_listener *l, game *g);
+static void consider(registry_listener *l, game *g, const game_change *c);
 
 /* Worker `slot` lets go of g, which is queued again if the computer is to
  * move there (a change it heard of while holding g was not queued). */
@@ -132,7 +132,9 @@ static void let_go(computer *cq, int slot, game *g) {
     pthread_mutex_lock(&cq->lock);
     cq->thinking[slot] = NULL;
     pthread_mutex_unlock(&cq->lock);
-    consider(&cq->listener, g);
+    game_change c;
+    game_change_now(g, &c);
+    consider(&cq->listener, g, &c);
     game_release(g);
 }
 
@@ -186,9 +188,12 @@ static void lower_shares(computer *cq) {
 }
 
 /* The listener: queues g if the computer is to move there. */
-static void consider(game_listener *l, game *g) {
+/* A stale record does no harm here: a game queued when the computer is no
+ * longer due is let go by its worker (game_computer_turn_of says no), and
+ * a record that says "not due" only skips queueing. */
+static void consider(registry_listener *l, game *g, const game_change *c) {
     computer *cq = (computer *)l;
-    if (!game_computer_due(g)) return;
+    if (!c->computer_due) return;
     pthread_mutex_lock(&cq->lock);
     bool add = !cq->stopping && !queued(cq, g) && reserve(cq);
     if (add) {
@@ -200,7 +205,7 @@ static void consider(game_listener *l, game *g) {
     pthread_mutex_unlock(&cq->lock);
 }
 
-computer *computer_start(games *gm, const games_bot *bot) {
+computer *computer_start(registry *gm, const games_bot *bot) {
     computer *cq = calloc(1, sizeof *cq);
     int n = bot->threads > 0 ? bot->threads : 1;
     if (!cq || !(cq->workers = calloc((size_t)n, sizeof *cq->workers)) ||
@@ -233,15 +238,15 @@ computer *computer_start(games *gm, const games_bot *bot) {
         computer_stop(cq);
         return NULL;
     }
-    games_listen(gm, &cq->listener);
-    games_allow_computer(gm);
-    games_load_listed(gm, "computer_to_resume", &cq->listener);
+    registry_listen(gm, &cq->listener);
+    registry_allow_computer(gm);
+    registry_load_listed(gm, "computer_to_resume", &cq->listener);
     return cq;
 }
 
 void computer_stop(computer *cq) {
     if (!cq) return;
-    games_unlisten(cq->gm, &cq->listener);
+    registry_unlisten(cq->gm, &cq->listener);
     pthread_mutex_lock(&cq->lock);
     cq->stopping = true;
     for (int i = 0; i < cq->n_workers; i++) atomic_store(&cq->share[i], 0); /* a search in progress ends */

@@ -28,7 +28,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "games/games.h"
+#include "games/registry.h"
 
 /* What the computer seat may know, all from the visibility filter: its view
  * now and the observations it was made from (obs[i].seq == i + 1). */
@@ -72,7 +72,7 @@ typedef struct computer computer;
 /* Starts the workers on gm with player bot, listens to gm (computer games
  * may be created from then on) and queues every stored game where the
  * computer is to move; NULL if no worker can start. Call before serving. */
-computer *computer_start(games *gm, const games_bot *bot);
+computer *computer_start(registry *gm, const games_bot *bot);
 /* Stops the workers (a search in progress ends at once and its move is
  * not played: the game resumes at the next start) and releases the queued
  * games. NULL is allowed. */

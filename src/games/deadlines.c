@@ -23,8 +23,8 @@ typedef struct deadline {
 } deadline;
 
 struct deadlines {
-    game_listener listener; /* first: the callback finds the timer from it */
-    games *gm;
+    registry_listener listener; /* first: the callback finds the timer from it */
+    registry *gm;
     pthread_t thread;
     bool running, stopping;
     pthread_mutex_t lock;
@@ -63,29 +63,36 @@ static void set_deadline(deadlines *dl, const char *id, int64_t at_ms) {
     pthread_mutex_unlock(&dl->lock);
 }
 
-/* The listener: records g's deadline as it is now. */
-static void rearm(deadlines *dl, game *g) {
+/* Records g's deadline as change record c gives it, unless c is stale (a
+ * newer record of g exists: it is, or will be, recorded instead). The
+ * check is made under the deadline lock, so a stale record that arrives
+ * after the latest one cannot undo it. */
+static void rearm(deadlines *dl, game *g, const game_change *c) {
     pthread_mutex_lock(&dl->lock);
-    set_locked(dl, game_id(g), game_deadline(g));
+    if (game_change_is_latest(g, c)) set_locked(dl, game_id(g), c->deadline_ms);
     pthread_mutex_unlock(&dl->lock);
 }
 
-static void on_changed(game_listener *l, game *g) { rearm((deadlines *)l, g); }
+static void on_changed(registry_listener *l, game *g, const game_change *c) { rearm((deadlines *)l, g, c); }
 
 /* The game whose deadline passed: its side to move loses, unless it moved
  * meanwhile (then its new deadline is armed). A game the store cannot read
  * now is tried again shortly; one that cannot be replayed at all is left. */
 static void expire(deadlines *dl, const char *id) {
     game *g;
-    games_status st = games_get(dl->gm, id, &g);
-    if (st == GAMES_UNAVAILABLE) set_deadline(dl, id, games_now_ms(dl->gm) + RETRY_MS);
-    else if (st != GAMES_OK) fprintf(stderr, "phantomgo: game %s cannot be loaded; its clock is left\n", id);
-    if (st != GAMES_OK) return;
+    game_status st = registry_get(dl->gm, id, &g);
+    if (st == GAME_UNAVAILABLE) set_deadline(dl, id, registry_now_ms(dl->gm) + RETRY_MS);
+    else if (st != GAME_OK) fprintf(stderr, "phantomgo: game %s cannot be loaded; its clock is left\n", id);
+    if (st != GAME_OK) return;
     int fired = game_check_clock(g);
-    if (fired == 0) rearm(dl, g);
+    if (fired == 0) {
+        game_change c;
+        game_change_now(g, &c);
+        rearm(dl, g, &c);
+    }
     if (fired < 0) {
         fprintf(stderr, "phantomgo: game %s: its timeout could not be stored; retrying\n", id);
-        set_deadline(dl, id, games_now_ms(dl->gm) + RETRY_MS);
+        set_deadline(dl, id, registry_now_ms(dl->gm) + RETRY_MS);
     }
     game_release(g);
 }
@@ -110,7 +117,7 @@ static void *timer_main(void *arg) {
     pthread_mutex_lock(&dl->lock);
     while (!dl->stopping) {
         size_t i = earliest(dl);
-        int64_t now = games_now_ms(dl->gm);
+        int64_t now = registry_now_ms(dl->gm);
         if (i == SIZE_MAX || dl->list[i].at_ms > now) {
             sleep_for(dl, i == SIZE_MAX ? MAX_SLEEP_MS : dl->list[i].at_ms - now);
             continue;
@@ -126,7 +133,7 @@ static void *timer_main(void *arg) {
     return NULL;
 }
 
-deadlines *deadlines_start(games *gm) {
+deadlines *deadlines_start(registry *gm) {
     deadlines *dl = calloc(1, sizeof *dl);
     if (!dl) return NULL;
     dl->gm = gm;
@@ -137,8 +144,8 @@ deadlines *deadlines_start(games *gm) {
     pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
     pthread_cond_init(&dl->cond, &attr);
     pthread_condattr_destroy(&attr);
-    games_listen(gm, &dl->listener);
-    games_load_listed(gm, "clock_to_resume", &dl->listener);
+    registry_listen(gm, &dl->listener);
+    registry_load_listed(gm, "clock_to_resume", &dl->listener);
     dl->running = pthread_create(&dl->thread, NULL, timer_main, dl) == 0;
     if (dl->running) return dl;
     deadlines_stop(dl);
@@ -153,7 +160,7 @@ void deadlines_wake(deadlines *dl) {
 
 void deadlines_stop(deadlines *dl) {
     if (!dl) return;
-    games_unlisten(dl->gm, &dl->listener);
+    registry_unlisten(dl->gm, &dl->listener);
     if (dl->running) {
         pthread_mutex_lock(&dl->lock);
         dl->stopping = true;

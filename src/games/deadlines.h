@@ -14,16 +14,16 @@
 
 #include <stdbool.h>
 
-#include "games/games.h"
+#include "games/registry.h"
 
 typedef struct deadlines deadlines;
 
 /* Listens to gm, loads the stored games whose clock runs and starts the
  * timer thread; NULL if the thread cannot start. Call before serving. */
-deadlines *deadlines_start(games *gm);
+deadlines *deadlines_start(registry *gm);
 /* Stops the thread and frees the list. NULL is allowed. */
 void deadlines_stop(deadlines *dl);
-/* Re-reads the clock now (after games_advance_clock, tests only). */
+/* Re-reads the clock now (after registry_advance_clock, tests only). */
 void deadlines_wake(deadlines *dl);
 
 #endif

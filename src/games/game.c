@@ -303,63 +303,63 @@ int game_seat_of(game *g, const char *token) {
 
 /* Seat `c` gets a new token, stored: the invite is used and the clock
  * starts now if it had not. Game lock held. */
-static games_status seat_taken(game *g, int c, char token[SECRET_TEXT_LEN + 1]) {
+static game_status seat_taken(game *g, int c, char token[SECRET_TEXT_LEN + 1]) {
     uint8_t h[SECRET_HASH_LEN];
-    if (!secrets_new_token(token) || !secrets_hash(token, strlen(token), h)) return GAMES_ERROR;
+    if (!secrets_new_token(token) || !secrets_hash(token, strlen(token), h)) return GAME_ERROR;
     int64_t now = game_env_now_ms(g->env);
-    games_status st = games_status_of_store(store_claim_seat(g->env->st, g->id, c, h, now));
-    if (st != GAMES_OK) return st;
+    game_status st = game_status_of_store(store_claim_seat(g->env->st, g->id, c, h, now));
+    if (st != GAME_OK) return st;
     memcpy(g->row.seat_hash[c - 1], h, SECRET_HASH_LEN);
     memset(g->row.invite_hash, 0, SECRET_HASH_LEN);
     g->row.invite_color = 0;
     if (!g->row.started_at_ms) g->row.started_at_ms = now;
     game_invalidate(g);
-    return GAMES_OK;
+    return GAME_OK;
 }
 
 /* Takes the invited seat; with invite_hash NULL (a public game's join) no
  * secret is needed. Game lock held. */
-static games_status claim_locked(game *g, const uint8_t *invite_hash, int *color,
+static game_status claim_locked(game *g, const uint8_t *invite_hash, int *color,
                                  char token[SECRET_TEXT_LEN + 1]) {
-    if (g->row.cancelled_at_ms) return GAMES_CANCELLED;
-    if (!invite_hash && !g->is_public) return GAMES_NOT_PUBLIC;
-    if (secrets_hash_is_zero(g->row.invite_hash) || g->row.invite_color == 0) return GAMES_SEAT_TAKEN;
-    if (invite_hash && !secrets_hash_equal(invite_hash, g->row.invite_hash)) return GAMES_BAD_INVITE;
+    if (g->row.cancelled_at_ms) return GAME_CANCELLED;
+    if (!invite_hash && !g->is_public) return GAME_NOT_PUBLIC;
+    if (secrets_hash_is_zero(g->row.invite_hash) || g->row.invite_color == 0) return GAME_SEAT_TAKEN;
+    if (invite_hash && !secrets_hash_equal(invite_hash, g->row.invite_hash)) return GAME_BAD_INVITE;
     int c = g->row.invite_color;
-    games_status st = seat_taken(g, c, token);
-    if (st == GAMES_OK) *color = c;
+    game_status st = seat_taken(g, c, token);
+    if (st == GAME_OK) *color = c;
     return st;
 }
 
-games_status game_claim(game *g, const char *invite, int *color, char token[SECRET_TEXT_LEN + 1]) {
+game_status game_claim(game *g, const char *invite, int *color, char token[SECRET_TEXT_LEN + 1]) {
     uint8_t h[SECRET_HASH_LEN];
     token[0] = '\0';
-    if (!secrets_hash(invite, strlen(invite), h)) return GAMES_ERROR;
+    if (!secrets_hash(invite, strlen(invite), h)) return GAME_ERROR;
     pthread_mutex_lock(&g->lock);
-    games_status st = claim_locked(g, h, color, token);
+    game_status st = claim_locked(g, h, color, token);
     pthread_mutex_unlock(&g->lock);
-    if (st == GAMES_OK) game_notify(g);
+    if (st == GAME_OK) game_notify(g);
     return st;
 }
 
-games_status game_join(game *g, int *color, char token[SECRET_TEXT_LEN + 1]) {
+game_status game_join(game *g, int *color, char token[SECRET_TEXT_LEN + 1]) {
     token[0] = '\0';
     pthread_mutex_lock(&g->lock);
-    games_status st = claim_locked(g, NULL, color, token);
+    game_status st = claim_locked(g, NULL, color, token);
     pthread_mutex_unlock(&g->lock);
-    if (st == GAMES_OK) game_notify(g);
+    if (st == GAME_OK) game_notify(g);
     return st;
 }
 
-games_status game_take_rematch_seat(game *g, int color, char token[SECRET_TEXT_LEN + 1]) {
+game_status game_take_rematch_seat(game *g, int color, char token[SECRET_TEXT_LEN + 1]) {
     token[0] = '\0';
     pthread_mutex_lock(&g->lock);
-    games_status st = GAMES_SEAT_TAKEN;
+    game_status st = GAME_SEAT_TAKEN;
     if (secrets_hash_is_zero(g->row.seat_hash[color - 1]) && g->row.invite_color == color)
         st = seat_taken(g, color, token);
-    if (st != GAMES_OK) token[0] = '\0';
+    if (st != GAME_OK) token[0] = '\0';
     pthread_mutex_unlock(&g->lock);
-    if (st == GAMES_OK) game_notify(g);
+    if (st == GAME_OK) game_notify(g);
     return st;
 }
 
@@ -391,16 +391,16 @@ static bool same_action(const action *a, const action *b) {
     return a->kind == b->kind && a->color == b->color && (a->kind != ACT_ATTEMPT || a->point == b->point);
 }
 
-static games_status from_refusal(refusal r) {
+static game_status from_refusal(refusal r) {
     switch (r) {
-    case REFUSE_NOT_YOUR_TURN: return GAMES_NOT_YOUR_TURN;
-    case REFUSE_ALREADY_TRIED: return GAMES_ALREADY_TRIED;
-    case REFUSE_OWN_STONE: return GAMES_OWN_STONE;
-    case REFUSE_BAD_VERTEX: return GAMES_BAD_VERTEX;
-    case REFUSE_GAME_OVER: return GAMES_GAME_OVER;
+    case REFUSE_NOT_YOUR_TURN: return GAME_NOT_YOUR_TURN;
+    case REFUSE_ALREADY_TRIED: return GAME_ALREADY_TRIED;
+    case REFUSE_OWN_STONE: return GAME_OWN_STONE;
+    case REFUSE_BAD_VERTEX: return GAME_BAD_VERTEX;
+    case REFUSE_GAME_OVER: return GAME_GAME_OVER;
     case REFUSE_NONE: break;
     }
-    return GAMES_OK;
+    return GAME_OK;
 }
 
 static const char *store_kind(action_kind k) {
@@ -438,7 +438,7 @@ static bool reserve_time(game *g) {
 /* Commits the event the referee just produced for action a, stamped at
  * at_ms; on failure the referee goes back to the log before it. Game lock
  * held. */
-static games_status commit_event(game *g, const action *a, const ref_event *ev, int64_t at_ms) {
+static game_status commit_event(game *g, const action *a, const ref_event *ev, int64_t at_ms) {
     store_action sa;
     memset(&sa, 0, sizeof sa);
     sa.seq = ev->seq;
@@ -451,7 +451,7 @@ static games_status commit_event(game *g, const action *a, const ref_event *ev, 
         g->at_ms[g->n_at++] = at_ms;
         game_invalidate(g);
         atomic_store(&g->over, referee_result(g->ref).over);
-        return GAMES_OK;
+        return GAME_OK;
     }
     referee *before = referee_replay(g->ref, ev->seq - 1);
     if (!before) abort(); /* cannot happen short of memory: the log replayed before */
@@ -461,8 +461,8 @@ static games_status commit_event(game *g, const action *a, const ref_event *ev, 
     /* A taken seq: another server moved the game on. Unavailable: the
      * commit may have happened all the same. Either way the log decides. */
     if (rc == STORE_CONFLICT || rc == STORE_UNAVAILABLE) g->log_in_doubt = true;
-    games_status st = games_status_of_store(rc);
-    return st == GAMES_UNAVAILABLE ? st : GAMES_ERROR;
+    game_status st = game_status_of_store(rc);
+    return st == GAME_UNAVAILABLE ? st : GAME_ERROR;
 }
 
 /* Appends the timeout of the side to move if it has run out at now: 1 if
@@ -476,7 +476,7 @@ static int enforce_clock(game *g, int64_t now) {
     action a = { .kind = ACT_TIMEOUT, .color = c.running, .point = NO_POINT };
     const ref_event *ev;
     if (referee_apply(g->ref, a, &ev) != REFUSE_NONE) return -1;
-    return commit_event(g, &a, ev, now) == GAMES_OK ? 1 : -1;
+    return commit_event(g, &a, ev, now) == GAME_OK ? 1 : -1;
 }
 
 /* Seat color's answer to its last action again (a retry), rendered as the
@@ -484,59 +484,59 @@ static int enforce_clock(game *g, int64_t now) {
  * replay when the game has moved on since). Answers are not kept between
  * requests: an idle game would hold two rendered views for a rare retry.
  * Game lock held. */
-static games_status repeat_answer(game *g, int color, strbuf *answer) {
-    if (!answer) return GAMES_OK;
+static game_status repeat_answer(game *g, int color, strbuf *answer) {
+    if (!answer) return GAME_OK;
     int seq = g->last[color].seq;
     referee *then = seq == referee_event_count(g->ref) ? g->ref : referee_replay(g->ref, seq);
-    if (!then) return GAMES_ERROR;
+    if (!then) return GAME_ERROR;
     bool ok = game_answer_append(g, then, color, seq, answer);
     if (then != g->ref) referee_free(then);
-    return ok ? GAMES_OK : GAMES_ERROR;
+    return ok ? GAME_OK : GAME_ERROR;
 }
 
 /* Game lock held. The order of the checks is the API's: a retry first, then
  * the clock (a side out of time loses before anything else is judged), the
  * game's end, the sequence number, a claim's limit, and the referee's own
  * refusals. */
-static games_status act_locked(game *g, int color, int seq, const action *a, strbuf *answer) {
+static game_status act_locked(game *g, int color, int seq, const action *a, strbuf *answer) {
     /* The log is the truth when this copy may be behind it: after a failed
      * write, or when the player knows of later events than it holds (the
      * game was played on another server meanwhile). */
     if ((g->log_in_doubt || seq > referee_event_count(g->ref) + 1) && !reload_log(g) && g->log_in_doubt)
-        return GAMES_UNAVAILABLE;
+        return GAME_UNAVAILABLE;
     seat_answer *last = &g->last[color];
     if (last->seq && seq == last->seq && same_action(a, &last->act)) return repeat_answer(g, color, answer);
-    if (g->row.cancelled_at_ms) return GAMES_CANCELLED;
+    if (g->row.cancelled_at_ms) return GAME_CANCELLED;
     int64_t now = game_env_now_ms(g->env);
-    if (enforce_clock(g, now) < 0) return GAMES_UNAVAILABLE;
-    if (referee_result(g->ref).over) return GAMES_GAME_OVER;
-    if (seq != referee_event_count(g->ref) + 1) return GAMES_STALE_SEQ;
+    if (enforce_clock(g, now) < 0) return GAME_UNAVAILABLE;
+    if (referee_result(g->ref).over) return GAME_GAME_OVER;
+    if (seq != referee_event_count(g->ref) + 1) return GAME_STALE_SEQ;
     if (a->kind == ACT_FORFEIT) {
-        games_status allowed =
-            a->color == color_other(color) ? game_claim_allowed(g, color, now) : GAMES_TOO_EARLY;
-        if (allowed != GAMES_OK) return allowed;
+        game_status allowed =
+            a->color == color_other(color) ? game_claim_allowed(g, color, now) : GAME_TOO_EARLY;
+        if (allowed != GAME_OK) return allowed;
     }
     const ref_event *ev;
     refusal why = referee_apply(g->ref, *a, &ev);
     if (why != REFUSE_NONE) return from_refusal(why);
     metrics_move kind = metric_of(ev);
-    games_status st = commit_event(g, a, ev, now);
-    if (st == GAMES_ERROR && g->log_in_doubt && reload_log(g))
+    game_status st = commit_event(g, a, ev, now);
+    if (st == GAME_ERROR && g->log_in_doubt && reload_log(g))
         return act_locked(g, color, seq, a, answer); /* judged again on the log */
-    if (st != GAMES_OK) return st;
+    if (st != GAME_OK) return st;
     metrics_move_played(kind);
     last->seq = seq;
     last->act = *a;
-    if (!answer) return GAMES_OK;
+    if (!answer) return GAME_OK;
     /* stored either way: a retry or the next read shows it */
-    return game_answer_append(g, g->ref, color, seq, answer) ? GAMES_OK : GAMES_ERROR;
+    return game_answer_append(g, g->ref, color, seq, answer) ? GAME_OK : GAME_ERROR;
 }
 
-games_status game_act(game *g, int color, int seq, const action *a, strbuf *answer) {
-    if (color != BLACK && color != WHITE) return GAMES_NOT_YOUR_TURN;
+game_status game_act(game *g, int color, int seq, const action *a, strbuf *answer) {
+    if (color != BLACK && color != WHITE) return GAME_NOT_YOUR_TURN;
     pthread_mutex_lock(&g->lock);
     int before = referee_event_count(g->ref);
-    games_status st = act_locked(g, color, seq, a, answer);
+    game_status st = act_locked(g, color, seq, a, answer);
     bool changed = referee_event_count(g->ref) != before;
     pthread_mutex_unlock(&g->lock);
     if (changed) game_notify(g);
@@ -552,13 +552,8 @@ int game_check_clock(game *g) {
 }
 
 int64_t game_deadline(game *g) {
-    int64_t at = INT64_MAX;
     pthread_mutex_lock(&g->lock);
-    if (!referee_result(g->ref).over) {
-        game_clock c;
-        game_clock_fold(g, g->ref, referee_event_count(g->ref), &c);
-        at = clock_deadline(&c);
-    }
+    int64_t at = game_deadline_locked(g);
     pthread_mutex_unlock(&g->lock);
     return at;
 }
@@ -610,38 +605,66 @@ int game_rematch_invited_color(game *g) {
 
 /* ---- notes ----------------------------------------------------------------- */
 
-games_status game_get_notes(game *g, int color, char **ghosts_json) {
-    return games_status_of_store(store_get_notes(g->env->st, g->id, color, ghosts_json));
+game_status game_get_notes(game *g, int color, char **ghosts_json) {
+    return game_status_of_store(store_get_notes(g->env->st, g->id, color, ghosts_json));
 }
 
-games_status game_put_notes(game *g, int color, const char *ghosts_json) {
-    return games_status_of_store(store_put_notes(g->env->st, g->id, color, ghosts_json));
+game_status game_put_notes(game *g, int color, const char *ghosts_json) {
+    return game_status_of_store(store_put_notes(g->env->st, g->id, color, ghosts_json));
 }
 
 /* ---- watchers -------------------------------------------------------------- */
 
-void watcher_list_add(games_watcher **head, games_watcher *w) {
+void watcher_list_add(game_watcher **head, game_watcher *w) {
     w->prev = NULL;
     w->next = *head;
     if (*head) (*head)->prev = w;
     *head = w;
 }
 
-void watcher_list_remove(games_watcher **head, games_watcher *w) {
+void watcher_list_remove(game_watcher **head, game_watcher *w) {
     if (w->prev) w->prev->next = w->next;
     else *head = w->next;
     if (w->next) w->next->prev = w->prev;
     w->next = w->prev = NULL;
 }
 
-void game_watch(game *g, games_watcher *w) {
+void game_watch(game *g, game_watcher *w) {
     pthread_mutex_lock(&g->watch_lock);
     watcher_list_add(&g->watchers, w);
     pthread_mutex_unlock(&g->watch_lock);
 }
 
-void game_unwatch(game *g, games_watcher *w) {
+void game_unwatch(game *g, game_watcher *w) {
     pthread_mutex_lock(&g->watch_lock);
     watcher_list_remove(&g->watchers, w);
     pthread_mutex_unlock(&g->watch_lock);
+}
+
+/* ---- cancelling a game nobody joined ---------------------------------------- */
+
+game_status game_cancel(game *g, int color) {
+    if (color != BLACK && color != WHITE) return GAME_ERROR;
+    pthread_mutex_lock(&g->lock);
+    game_status st = GAME_OK;
+    if (g->row.cancelled_at_ms) st = GAME_CANCELLED;
+    else if (g->mode != MODE_ONLINE || secrets_hash_is_zero(g->row.invite_hash)) st = GAME_SEAT_TAKEN;
+    int64_t now = game_env_now_ms(g->env);
+    if (st == GAME_OK) st = game_status_of_store(store_cancel_game(g->env->st, g->id, now));
+    if (st == GAME_OK) {
+        g->row.cancelled_at_ms = now;
+        memset(g->row.invite_hash, 0, sizeof g->row.invite_hash);
+        g->row.invite_color = 0;
+        game_invalidate(g);
+    }
+    pthread_mutex_unlock(&g->lock);
+    if (st == GAME_OK) game_notify(g);
+    return st;
+}
+
+bool game_cancelled(game *g) {
+    pthread_mutex_lock(&g->lock);
+    bool cancelled = g->row.cancelled_at_ms != 0;
+    pthread_mutex_unlock(&g->lock);
+    return cancelled;
 }

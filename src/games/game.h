@@ -1,7 +1,7 @@
 /* game: one game in play, under its own lock. It is its store row
  * (settings, seats, invite) plus a referee rebuilt by replaying the stored
  * action log. It knows nothing of the registry that holds it, nor of the
- * lobby, the deadlines or the computer: those listen (game_listener) and
+ * lobby, the deadlines or the computer: those listen (registry_listener) and
  * ask through this interface like anyone else.
  *
  * Acting (game_act) follows the durability rule: the referee judges the
@@ -42,65 +42,90 @@ typedef struct game game;
 #define GAME_NAME_BYTES 129
 
 typedef enum {
-    GAMES_OK = 0,
-    GAMES_NOT_FOUND,   /* no such game */
-    GAMES_UNAVAILABLE, /* the store cannot write: nothing changed (503) */
-    GAMES_ERROR,       /* out of memory or a corrupt log (500) */
-    GAMES_STALE_SEQ,   /* seq is not the next one, nor a retry of the seat's last */
-    GAMES_NOT_YOUR_TURN,
-    GAMES_ALREADY_TRIED,
-    GAMES_OWN_STONE,
-    GAMES_GAME_OVER,
-    GAMES_BAD_VERTEX,
-    GAMES_SEAT_TAKEN,  /* no free seat / invite used */
-    GAMES_BAD_INVITE,  /* wrong invite secret */
-    GAMES_NOT_OVER,    /* rematch of a game in progress */
-    GAMES_NO_BOT,      /* computer mode without a computer player */
-    GAMES_TOO_EARLY,   /* a claim before the opponent's limit passed */
-    GAMES_NOT_PUBLIC,  /* joining a game that is not in the lobby */
-    GAMES_CANCELLED,   /* the game was cancelled: no claim, action or chat */
-    GAMES_CHAT_CLOSED, /* a spectator's message where there is no spectators' room */
-    GAMES_CHAT_FULL,   /* the room holds GAME_CHAT_ROOM_MAX messages */
-    GAMES_REMOVED_ALREADY, /* the message was removed before */
-    GAMES_AID_OFF,         /* the deduction aid is off at this table */
-    GAMES_AID_FOR_SEATS,   /* the aid before the end without a seat token */
-    GAMES_AID_NOT_YOURS,   /* the other seat's aid before the end */
-    GAMES_BAD_AID_REQUEST, /* after the end: no such seat or position */
-    GAMES_NO_REMATCH,  /* accept, withdraw or decline with no open rematch offer */
-    GAMES_NOT_OFFERER, /* withdrawing the opponent's rematch offer */
-    GAMES_OWN_OFFER    /* accepting or declining one's own rematch offer */
-} games_status;
+    GAME_OK = 0,
+    GAME_NOT_FOUND,   /* no such game */
+    GAME_UNAVAILABLE, /* the store cannot write: nothing changed (503) */
+    GAME_ERROR,       /* out of memory or a corrupt log (500) */
+    GAME_STALE_SEQ,   /* seq is not the next one, nor a retry of the seat's last */
+    GAME_NOT_YOUR_TURN,
+    GAME_ALREADY_TRIED,
+    GAME_OWN_STONE,
+    GAME_GAME_OVER,
+    GAME_BAD_VERTEX,
+    GAME_SEAT_TAKEN,  /* no free seat / invite used */
+    GAME_BAD_INVITE,  /* wrong invite secret */
+    GAME_NOT_OVER,    /* rematch of a game in progress */
+    GAME_NO_BOT,      /* computer mode without a computer player */
+    GAME_TOO_EARLY,   /* a claim before the opponent's limit passed */
+    GAME_NOT_PUBLIC,  /* joining a game that is not in the lobby */
+    GAME_CANCELLED,   /* the game was cancelled: no claim, action or chat */
+    GAME_CHAT_CLOSED, /* a spectator's message where there is no spectators' room */
+    GAME_CHAT_FULL,   /* the room holds GAME_CHAT_ROOM_MAX messages */
+    GAME_REMOVED_ALREADY, /* the message was removed before */
+    GAME_AID_OFF,         /* the deduction aid is off at this table */
+    GAME_AID_FOR_SEATS,   /* the aid before the end without a seat token */
+    GAME_AID_NOT_YOURS,   /* the other seat's aid before the end */
+    GAME_BAD_AID_REQUEST, /* after the end: no such seat or position */
+    GAME_NO_REMATCH,  /* accept, withdraw or decline with no open rematch offer */
+    GAME_NOT_OFFERER, /* withdrawing the opponent's rematch offer */
+    GAME_OWN_OFFER    /* accepting or declining one's own rematch offer */
+} game_status;
 
 /* The one mapping of a STORE_* code to a games status. Inline here, so
  * that every part of a game (game.c, game_talk.c...) can use it without
  * calling into another. */
-static inline games_status games_status_of_store(int store_rc) {
+static inline game_status game_status_of_store(int store_rc) {
     switch (store_rc) {
-    case STORE_OK: return GAMES_OK;
-    case STORE_NOT_FOUND: return GAMES_NOT_FOUND;
-    case STORE_CONFLICT: return GAMES_SEAT_TAKEN; /* the one conflict a caller can meet */
-    case STORE_UNAVAILABLE: return GAMES_UNAVAILABLE;
-    default: return GAMES_ERROR;
+    case STORE_OK: return GAME_OK;
+    case STORE_NOT_FOUND: return GAME_NOT_FOUND;
+    case STORE_CONFLICT: return GAME_SEAT_TAKEN; /* the one conflict a caller can meet */
+    case STORE_UNAVAILABLE: return GAME_UNAVAILABLE;
+    default: return GAME_ERROR;
     }
 }
 
 /* ---- the environment every game lives in --------------------------------- */
 
+/* What the lobby lists of a public game; all of it public. */
+typedef struct game_lobby_facts {
+    bool listed;    /* public, in play and not cancelled */
+    int free_color; /* the seat still free, or 0 */
+    int64_t created_ms, started_ms;
+    char names[3][GAME_NAME_BYTES]; /* [BLACK], [WHITE]: "" for none */
+} game_lobby_facts;
+
+/* What a change of a game left, read under the game's lock once per
+ * notice and handed to every listener, so that none locks the game again
+ * to ask. Two threads' notices of one game may reach a listener in either
+ * order: version orders them, and a listener that keeps state about a game
+ * applies a record only while it is the game's latest
+ * (game_change_is_latest); the latest one always arrives. */
+typedef struct game_change {
+    int version;         /* this record's number among g's records */
+    int seq;             /* events so far */
+    bool over;           /* the game has ended */
+    bool cancelled;      /* cancelled before anyone took the other seat */
+    bool computer_due;   /* the computer seat is to move */
+    int64_t deadline_ms; /* when the side to move runs out (server clock); INT64_MAX: never */
+    game_lobby_facts lobby; /* what the lobby lists (listed false unless public) */
+} game_change;
+
 /* Someone who follows every game (the lobby, the deadlines, the computer).
  * changed runs after a game changed, was loaded or was created, on the
- * thread that changed it, with no lock held; it may call this interface
- * (taking g's lock) and must return soon, never (un)listen. */
-typedef struct game_listener {
-    void (*changed)(struct game_listener *l, game *g);
-    struct game_listener *next;
-} game_listener;
+ * thread that changed it, with no lock held, with the record of that
+ * change; it may call this interface (taking g's lock) and must return
+ * soon, never (un)listen. */
+typedef struct registry_listener {
+    void (*changed)(struct registry_listener *l, game *g, const game_change *c);
+    struct registry_listener *next;
+} registry_listener;
 
 typedef struct game_env {
     store *st;
     atomic_llong clock_offset_ms;    /* added to the wall clock (tests only) */
     int64_t abandon_ms;              /* an untimed game's claim limit */
     pthread_rwlock_t listeners_lock; /* read while telling, written to (un)listen */
-    game_listener *listeners;
+    registry_listener *listeners;
 } game_env;
 
 /* The server's clock: milliseconds since the epoch plus the test offset.
@@ -140,9 +165,17 @@ void game_release(game *g);
 /* No reference and unused for idle_ms of the monotonic clock at now. */
 bool game_idle(const game *g, int64_t now, int64_t idle_ms);
 
-/* Tells g's watchers, then the environment's listeners, that g changed. No
- * lock held. */
+/* Tells g's watchers, then the environment's listeners (with a new
+ * record, game_change), that g changed. No lock held. */
 void game_notify(game *g);
+/* A record of g as it is now, for a listener that looks at g outside a
+ * notice (a game handed over at start-up, a worker letting go of it, a
+ * timer). It bears the latest notice's version, so it stays the latest
+ * until the next notice, which every listener then gets. */
+void game_change_now(game *g, game_change *out);
+/* Is c still g's latest record? (No lock: a newer one may be on its way,
+ * and then it arrives after this answer.) */
+bool game_change_is_latest(game *g, const game_change *c);
 
 /* ---- facts (set once, read without the lock) ------------------------------ */
 
@@ -164,14 +197,20 @@ int game_seat_of(game *g, const char *token);
 
 /* Claims the invited seat with its one-time secret: *color and token. The
  * game's clock starts with its second player. */
-games_status game_claim(game *g, const char *invite, int *color, char token[SECRET_TEXT_LEN + 1]);
+game_status game_claim(game *g, const char *invite, int *color, char token[SECRET_TEXT_LEN + 1]);
 /* Takes the free seat of a public game without the invite (the lobby):
- * GAMES_NOT_PUBLIC for a game that is not public, GAMES_SEAT_TAKEN when no
+ * GAME_NOT_PUBLIC for a game that is not public, GAME_SEAT_TAKEN when no
  * seat is free. */
-games_status game_join(game *g, int *color, char token[SECRET_TEXT_LEN + 1]);
+game_status game_join(game *g, int *color, char token[SECRET_TEXT_LEN + 1]);
 /* Takes seat `color` of a rematch, left for the other player of the game
  * before it (no invite is told to anyone for it). */
-games_status game_take_rematch_seat(game *g, int color, char token[SECRET_TEXT_LEN + 1]);
+game_status game_take_rematch_seat(game *g, int color, char token[SECRET_TEXT_LEN + 1]);
+
+/* Cancels an online game whose other seat nobody took (its invite unused),
+ * for seat `color`: GAME_SEAT_TAKEN once it was taken (or for hot-seat and
+ * computer games), GAME_CANCELLED if it already was. */
+game_status game_cancel(game *g, int color);
+bool game_cancelled(game *g);
 
 /* A live connection of seat `color` opened (+1) or closed (-1). A seat is
  * "connected" while it has one; each change of that is told to watchers.
@@ -180,18 +219,18 @@ void game_presence(game *g, int color, int delta);
 
 /* ---- acting ---------------------------------------------------------------- */
 
-/* Acts for seat `color` with request sequence number seq. GAMES_OK: the
+/* Acts for seat `color` with request sequence number seq. GAME_OK: the
  * answer {"event":..,"view":..}, as that seat sees it, is appended to
- * answer (NULL: none wanted, as for the computer; GAMES_ERROR when it
+ * answer (NULL: none wanted, as for the computer; GAME_ERROR when it
  * could not be rendered, the action being stored all the same).
  *
  * The clock is checked first: if the side to move has run out of time, its
- * timeout is appended (and the action then meets GAMES_GAME_OVER). An
+ * timeout is appended (and the action then meets GAME_GAME_OVER). An
  * ACT_FORFEIT of the opponent is a claim of an abandoned game: allowed only
  * when the opponent is to move in an untimed game (no days per move) and
- * has been for the environment's abandon_ms, else GAMES_TOO_EARLY (timed
+ * has been for the environment's abandon_ms, else GAME_TOO_EARLY (timed
  * games end by their clock). */
-games_status game_act(game *g, int color, int seq, const action *a, strbuf *answer);
+game_status game_act(game *g, int color, int seq, const action *a, strbuf *answer);
 
 /* Appends the timeout of the side to move if it has run out now: 1 if it
  * did, 0 if nothing was due, -1 if the timeout could not be stored (nothing
@@ -237,16 +276,10 @@ bool game_update_text(game *g, viewer v, int since, strbuf *out, int *seq_out, b
 char *game_record_sgf(game *g, bool *over, size_t *len);
 
 /* A seat's private notes (ghost stones) as a JSON array text. */
-games_status game_get_notes(game *g, int color, char **ghosts_json);
-games_status game_put_notes(game *g, int color, const char *ghosts_json);
+game_status game_get_notes(game *g, int color, char **ghosts_json);
+game_status game_put_notes(game *g, int color, const char *ghosts_json);
 
-/* What the lobby lists of a public game; all of it public. */
-typedef struct game_lobby_facts {
-    bool listed;    /* public, in play and not cancelled */
-    int free_color; /* the seat still free, or 0 */
-    int64_t created_ms, started_ms;
-    char names[3][GAME_NAME_BYTES]; /* [BLACK], [WHITE]: "" for none */
-} game_lobby_facts;
+/* What the lobby lists of g now (game_lobby_facts, above). */
 void game_lobby_facts_of(game *g, game_lobby_facts *out);
 
 /* What the computer seat may know when it is to move: its view, the
@@ -274,12 +307,12 @@ bool game_computer_due(game *g);
  * for it: JSON text (wire/aid_json.h) in *json, malloc'd. color 0 means
  * v's own seat (after the end a spectator's default is the computer's
  * seat); seq -1 means now, or after the end the last position before it.
- * While the game is on only a seat's own aid now (GAMES_AID_FOR_SEATS,
- * GAMES_AID_NOT_YOURS, GAMES_STALE_SEQ); after the end any seat at seq
- * 0..n-1 (GAMES_BAD_AID_REQUEST otherwise). GAMES_AID_OFF when the table
+ * While the game is on only a seat's own aid now (GAME_AID_FOR_SEATS,
+ * GAME_AID_NOT_YOURS, GAME_STALE_SEQ); after the end any seat at seq
+ * 0..n-1 (GAME_BAD_AID_REQUEST otherwise). GAME_AID_OFF when the table
  * has it off, except for the computer's seat after the end. The estimate
  * runs with no lock held; answers are cached per seat and seq. */
-games_status game_aid(game *g, viewer v, int color, int seq, char **json);
+game_status game_aid(game *g, viewer v, int color, int seq, char **json);
 
 /* ---- table talk (game_talk.c) ------------------------------------------------ */
 
@@ -294,7 +327,7 @@ bool game_room_readable(game_mode mode, viewer v, int room, bool over);
 
 /* Sets (or with "" or NULL removes) seat color's display name, already
  * checked by wire/talk_text; stored, then everyone is told. */
-games_status game_rename(game *g, int color, const char *name);
+game_status game_rename(game *g, int color, const char *name);
 /* {"black":..,"white":..} (the caller owns it; NULL when out of memory). */
 cJSON *game_names_json(game *g);
 
@@ -302,28 +335,28 @@ cJSON *game_names_json(game *g);
  * (VIEWER_SPECTATOR, with the name it chose or NULL: spectators' room),
  * its text already checked. Stored before the answer, like an action; it
  * changes no seq and no view. *message: the message as chat_json renders
- * it (the caller owns it). GAMES_CHAT_CLOSED for a spectator of a hot-seat
- * or computer game, GAMES_CHAT_FULL, GAMES_CANCELLED. */
-games_status game_say(game *g, viewer author, const char *name, const char *text, cJSON **message);
+ * it (the caller owns it). GAME_CHAT_CLOSED for a spectator of a hot-seat
+ * or computer game, GAME_CHAT_FULL, GAME_CANCELLED. */
+game_status game_say(game *g, viewer author, const char *name, const char *text, cJSON **message);
 /* The highest message number of a room (0: none). */
 int game_chat_last(game *g, int room);
 
 /* ---- moderation (game_moderation.c) ------------------------------------- */
 
 /* A report of message n of `room` by viewer v, who must read that room
- * now (else GAMES_NOT_FOUND, as for a message that does not exist: a
+ * now (else GAME_NOT_FOUND, as for a message that does not exist: a
  * report tells nothing about a room one cannot read). reason is checked
  * text or "". Its author is never told. */
-games_status game_report(game *g, viewer v, int room, int n, const char *reason);
+game_status game_report(game *g, viewer v, int room, int n, const char *reason);
 /* The operator removes message n of `room`: a tombstone in the store, and
- * every watcher told (game_chat_removed). GAMES_NOT_FOUND for no such
- * message, GAMES_REMOVED_ALREADY when it is a tombstone already. */
-games_status game_remove_message(game *g, int room, int n);
+ * every watcher told (game_chat_removed). GAME_NOT_FOUND for no such
+ * message, GAME_REMOVED_ALREADY when it is a tombstone already. */
+game_status game_remove_message(game *g, int room, int n);
 /* Erases talk after the end: seat 1 or 2 its own name and messages (a
  * seat's right), 0 both names and every message (the retention sweep).
- * GAMES_NOT_OVER while the game is in play (and not cancelled). *erased:
+ * GAME_NOT_OVER while the game is in play (and not cancelled). *erased:
  * how many messages became tombstones. */
-games_status game_erase_talk(game *g, int seat, int *erased);
+game_status game_erase_talk(game *g, int seat, int *erased);
 /* Message n of `room` is a tombstone now (removed here, or news of
  * another server): the watchers are told, once. */
 void game_chat_removed(game *g, int room, int n);
@@ -332,38 +365,33 @@ void game_chat_removed(game *g, int room, int n);
  * store cannot be read or out of memory. */
 cJSON *game_chat_room(game *g, int room, int after, int limit);
 
-/* Cancels an online game whose other seat nobody took (its invite unused),
- * for seat `color`: GAMES_SEAT_TAKEN once it was taken (or for hot-seat and
- * computer games), GAMES_CANCELLED if it already was. */
-games_status game_cancel(game *g, int color);
-bool game_cancelled(game *g);
 
 /* ---- watchers --------------------------------------------------------------- */
 
-typedef struct games_watcher {
+typedef struct game_watcher {
     /* Called after g changed (an event, a seat claimed, a rematch offered),
      * with no game lock held but the watcher list locked: it must only
      * signal (set a flag, wake a thread), never call into games. */
-    void (*notify)(struct games_watcher *w);
+    void (*notify)(struct game_watcher *w);
     /* Called (same rules) when chat room `room` got a message; NULL for a
      * watcher that reads no chat. The watcher decides whether its viewer
      * may read that room; a player's socket must not even wake up for the
      * spectators' room during the game. */
-    void (*talk)(struct games_watcher *w, int room);
+    void (*talk)(struct game_watcher *w, int room);
     /* Called (same rules) when message n of `room` was removed (a
      * tombstone now); NULL for a watcher that reads no chat. The watcher
      * tells its viewer only if it had sent that message. */
-    void (*removed)(struct games_watcher *w, int room, int n);
-    struct games_watcher *next, *prev;
-} games_watcher;
+    void (*removed)(struct game_watcher *w, int room, int n);
+    struct game_watcher *next, *prev;
+} game_watcher;
 
-void game_watch(game *g, games_watcher *w);
+void game_watch(game *g, game_watcher *w);
 /* After it returns, w is never notified again. */
-void game_unwatch(game *g, games_watcher *w);
+void game_unwatch(game *g, game_watcher *w);
 
 /* A doubly linked list of watchers; the caller holds the lock that guards
  * the list. */
-void watcher_list_add(games_watcher **head, games_watcher *w);
-void watcher_list_remove(games_watcher **head, games_watcher *w);
+void watcher_list_add(game_watcher **head, game_watcher *w);
+void watcher_list_remove(game_watcher **head, game_watcher *w);
 
 #endif

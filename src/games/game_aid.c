@@ -46,24 +46,24 @@ void game_aid_free(game *g) {
     }
 }
 
-/* Decides the seat and position asked for; GAMES_OK or the refusal.
+/* Decides the seat and position asked for; GAME_OK or the refusal.
  * Game lock held. */
-static games_status aid_target(const game *g, viewer v, int n, bool over, int *color, int *seq) {
+static game_status aid_target(const game *g, viewer v, int n, bool over, int *color, int *seq) {
     if (!over) {
-        if (!g->aid) return GAMES_AID_OFF;
-        if (v == VIEWER_SPECTATOR) return GAMES_AID_FOR_SEATS;
-        if (*color && *color != (int)v) return GAMES_AID_NOT_YOURS;
-        if (*seq >= 0 && *seq != n) return GAMES_STALE_SEQ;
+        if (!g->aid) return GAME_AID_OFF;
+        if (v == VIEWER_SPECTATOR) return GAME_AID_FOR_SEATS;
+        if (*color && *color != (int)v) return GAME_AID_NOT_YOURS;
+        if (*seq >= 0 && *seq != n) return GAME_STALE_SEQ;
         *color = (int)v;
         *seq = n;
-        return GAMES_OK;
+        return GAME_OK;
     }
     if (!*color) *color = v != VIEWER_SPECTATOR ? (int)v : g->computer_color;
     bool computer_seat = *color != 0 && *color == g->computer_color;
-    if (!g->aid && !computer_seat) return GAMES_AID_OFF;
-    if (!*color) return GAMES_BAD_AID_REQUEST;
+    if (!g->aid && !computer_seat) return GAME_AID_OFF;
+    if (!*color) return GAME_BAD_AID_REQUEST;
     if (*seq < 0) *seq = n - 1;
-    return *seq <= n - 1 ? GAMES_OK : GAMES_BAD_AID_REQUEST;
+    return *seq <= n - 1 ? GAME_OK : GAME_BAD_AID_REQUEST;
 }
 
 /* Seat color's memory folded from its observations 1..seq (of the live
@@ -128,16 +128,16 @@ static char *estimate(const bot_memory *m, int seq, uint64_t seed) {
     return text;
 }
 
-games_status game_aid(game *g, viewer v, int color, int seq, char **json) {
+game_status game_aid(game *g, viewer v, int color, int seq, char **json) {
     *json = NULL;
     pthread_mutex_lock(&g->lock);
     int n = referee_event_count(g->ref);
     bool over = referee_result(g->ref).over;
-    games_status st = aid_target(g, v, n, over, &color, &seq);
-    bot_memory *m = st == GAMES_OK ? memory_of(g, color, seq, over) : NULL;
+    game_status st = aid_target(g, v, n, over, &color, &seq);
+    bot_memory *m = st == GAME_OK ? memory_of(g, color, seq, over) : NULL;
     pthread_mutex_unlock(&g->lock);
-    if (st != GAMES_OK) return st;
-    if (!m) return GAMES_ERROR;
+    if (st != GAME_OK) return st;
+    if (!m) return GAME_ERROR;
     /* The seed is the hash of the view: same view, same answer, so the
      * cache is checked with it and never serves another position. */
     uint64_t seed = aid_seed(&m->view);
@@ -150,5 +150,5 @@ games_status game_aid(game *g, viewer v, int color, int seq, char **json) {
         pthread_mutex_unlock(&g->lock);
     }
     free(m);
-    return *json ? GAMES_OK : GAMES_ERROR;
+    return *json ? GAME_OK : GAME_ERROR;
 }

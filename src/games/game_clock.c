@@ -43,10 +43,10 @@ int64_t game_claim_at(const game *g, const game_clock *c) {
     return claimable ? c->turn_start_ms + g->env->abandon_ms : -1;
 }
 
-games_status game_claim_allowed(game *g, int claimer, int64_t now) {
+game_status game_claim_allowed(game *g, int claimer, int64_t now) {
     game_clock c;
     game_clock_fold(g, g->ref, referee_event_count(g->ref), &c);
     int64_t at = game_claim_at(g, &c);
-    if (at < 0 || c.running == claimer) return GAMES_TOO_EARLY;
-    return now >= at ? GAMES_OK : GAMES_TOO_EARLY;
+    if (at < 0 || c.running == claimer) return GAME_TOO_EARLY;
+    return now >= at ? GAME_OK : GAME_TOO_EARLY;
 }

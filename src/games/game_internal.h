@@ -36,6 +36,7 @@ struct game {
     atomic_int presence[3];  /* live connections of [BLACK], [WHITE] */
     atomic_int spectators;   /* live connections of spectators */
     atomic_int chat_last[3]; /* [GAME_ROOM_*]: the room's highest message number */
+    atomic_int changes;      /* records taken (game_change.version), bumped under the game lock */
 
     /* Set once before the game is shared. */
     game_settings settings;
@@ -68,7 +69,7 @@ struct game {
 
     /* Watcher lock. */
     pthread_mutex_t watch_lock;
-    games_watcher *watchers;
+    game_watcher *watchers;
     /* The last removals told to the watchers (watch_lock): news of one
      * this server made itself comes back from the store, and is told once. */
     int removals_told[16][2];
@@ -81,8 +82,8 @@ struct game {
 void game_clock_fold(const game *g, const referee *r, int upto, game_clock *out);
 /* When a claim of abandonment becomes allowed under clock c, or -1. */
 int64_t game_claim_at(const game *g, const game_clock *c);
-/* GAMES_OK if seat `claimer` may claim g as abandoned at now. */
-games_status game_claim_allowed(game *g, int claimer, int64_t now);
+/* GAME_OK if seat `claimer` may claim g as abandoned at now. */
+game_status game_claim_allowed(game *g, int claimer, int64_t now);
 
 /* game_talk.c: reads the names and the rooms' counts from the store while
  * the game is being built (before it is shared); STORE_OK or the failed
@@ -96,6 +97,8 @@ void game_watching(game *g, int delta);
 void game_aid_free(game *g);
 
 /* game_view.c (game lock held) */
+/* When the side to move runs out, or INT64_MAX (over, or no limit). */
+int64_t game_deadline_locked(const game *g);
 /* Drops the cached views (after any change). */
 void game_invalidate(game *g);
 /* Appends {"event":..,"view":..} of seat color to event seq, rendered

@@ -19,12 +19,12 @@
 
 static bool room_ok(int room) { return room == GAME_ROOM_PLAYERS || room == GAME_ROOM_SPECTATORS; }
 
-games_status game_report(game *g, viewer v, int room, int n, const char *reason) {
+game_status game_report(game *g, viewer v, int room, int n, const char *reason) {
     if (!room_ok(room) || !game_room_readable(g->mode, v, room, game_is_over(g)) || n < 1 ||
         n > game_chat_last(g, room))
-        return GAMES_NOT_FOUND;
+        return GAME_NOT_FOUND;
     const char *reporter = v == (viewer)BLACK ? "black" : v == (viewer)WHITE ? "white" : "spectator";
-    return games_status_of_store(store_add_report(g->env->st, g->id, room, n, reporter, reason ? reason : "",
+    return game_status_of_store(store_add_report(g->env->st, g->id, room, n, reporter, reason ? reason : "",
                                                   game_env_now_ms(g->env)));
 }
 
@@ -43,31 +43,31 @@ void game_chat_removed(game *g, int room, int n) {
     if (!room_ok(room) || n < 1) return;
     pthread_mutex_lock(&g->watch_lock);
     if (first_telling(g, room, n))
-        for (games_watcher *w = g->watchers; w; w = w->next)
+        for (game_watcher *w = g->watchers; w; w = w->next)
             if (w->removed) w->removed(w, room, n);
     pthread_mutex_unlock(&g->watch_lock);
 }
 
-games_status game_remove_message(game *g, int room, int n) {
-    if (!room_ok(room) || n < 1) return GAMES_NOT_FOUND;
+game_status game_remove_message(game *g, int room, int n) {
+    if (!room_ok(room) || n < 1) return GAME_NOT_FOUND;
     int rc = store_remove_chat(g->env->st, g->id, room, n, game_env_now_ms(g->env));
-    if (rc == STORE_CONFLICT) return GAMES_REMOVED_ALREADY;
-    games_status st = games_status_of_store(rc);
-    if (st == GAMES_OK) game_chat_removed(g, room, n);
+    if (rc == STORE_CONFLICT) return GAME_REMOVED_ALREADY;
+    game_status st = game_status_of_store(rc);
+    if (st == GAME_OK) game_chat_removed(g, room, n);
     return st;
 }
 
-games_status game_erase_talk(game *g, int seat, int *erased) {
+game_status game_erase_talk(game *g, int seat, int *erased) {
     *erased = 0;
-    if (seat < 0 || seat > WHITE) return GAMES_ERROR;
-    if (!game_is_over(g) && !game_cancelled(g)) return GAMES_NOT_OVER;
+    if (seat < 0 || seat > WHITE) return GAME_ERROR;
+    if (!game_is_over(g) && !game_cancelled(g)) return GAME_NOT_OVER;
     enum { MOST = 2 * GAME_CHAT_ROOM_MAX };
     int *removed = malloc(MOST * sizeof *removed);
-    if (!removed) return GAMES_ERROR;
+    if (!removed) return GAME_ERROR;
     int count = 0, players = 0;
-    games_status st = games_status_of_store(
+    game_status st = game_status_of_store(
         store_erase_talk(g->env->st, g->id, seat, game_env_now_ms(g->env), removed, MOST, &count, &players));
-    if (st == GAMES_OK) {
+    if (st == GAME_OK) {
         for (int i = 0; i < count; i++)
             game_chat_removed(g, i < players ? GAME_ROOM_PLAYERS : GAME_ROOM_SPECTATORS, removed[i]);
         game_names_heard(g);

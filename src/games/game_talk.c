@@ -1,5 +1,5 @@
 /* game_talk: what is said around one game: the seats' names, the two chat
- * rooms, how many spectators watch, and cancelling a game nobody joined.
+ * rooms and how many spectators watch.
  * Part of the game (game_internal.h); see game.h.
  *
  * Who reads which room is decided here and only here (game_room_readable):
@@ -51,13 +51,6 @@ bool game_room_readable(game_mode mode, viewer v, int room, bool over) {
     return false;
 }
 
-bool game_cancelled(game *g) {
-    pthread_mutex_lock(&g->lock);
-    bool cancelled = g->row.cancelled_at_ms != 0;
-    pthread_mutex_unlock(&g->lock);
-    return cancelled;
-}
-
 int game_chat_last(game *g, int room) {
     return room == GAME_ROOM_PLAYERS || room == GAME_ROOM_SPECTATORS ? atomic_load(&g->chat_last[room]) : 0;
 }
@@ -65,7 +58,7 @@ int game_chat_last(game *g, int room) {
 /* Tells the watchers that may read `room` that it has a new message. */
 static void notify_talk(game *g, int room) {
     pthread_mutex_lock(&g->watch_lock);
-    for (games_watcher *w = g->watchers; w; w = w->next)
+    for (game_watcher *w = g->watchers; w; w = w->next)
         if (w->talk) w->talk(w, room);
     pthread_mutex_unlock(&g->watch_lock);
 }
@@ -99,16 +92,16 @@ cJSON *game_names_json(game *g) {
     return o;
 }
 
-games_status game_rename(game *g, int color, const char *name) {
-    if (color != BLACK && color != WHITE) return GAMES_ERROR;
+game_status game_rename(game *g, int color, const char *name) {
+    if (color != BLACK && color != WHITE) return GAME_ERROR;
     pthread_mutex_lock(&g->lock);
-    games_status st = games_status_of_store(store_put_name(g->env->st, g->id, color, name));
-    if (st == GAMES_OK) {
+    game_status st = game_status_of_store(store_put_name(g->env->st, g->id, color, name));
+    if (st == GAME_OK) {
         snprintf(g->names[color], sizeof g->names[color], "%s", name ? name : "");
         game_invalidate(g);
     }
     pthread_mutex_unlock(&g->lock);
-    if (st == GAMES_OK) game_notify(g);
+    if (st == GAME_OK) game_notify(g);
     return st;
 }
 
@@ -136,43 +129,43 @@ static chat_entry entry_of(const store_chat_message *m) {
  * expects may have been taken by another server sharing the database
  * (its news not heard yet): the store refuses it as a conflict, and the
  * room's count is read again from the store before the next try. */
-static games_status say_locked(game *g, int room, int author, const char *name, const char *text,
+static game_status say_locked(game *g, int room, int author, const char *name, const char *text,
                                store_chat_message *m) {
-    if (g->row.cancelled_at_ms) return GAMES_CANCELLED;
+    if (g->row.cancelled_at_ms) return GAME_CANCELLED;
     for (int attempt = 0; attempt < 3; attempt++) {
         int last = atomic_load(&g->chat_last[room]);
-        if (last >= GAME_CHAT_ROOM_MAX) return GAMES_CHAT_FULL;
+        if (last >= GAME_CHAT_ROOM_MAX) return GAME_CHAT_FULL;
         *m = (store_chat_message){ .room = room, .n = last + 1, .author = author, .at_ms = game_env_now_ms(g->env) };
         snprintf(m->name, sizeof m->name, "%s", name ? name : "");
         snprintf(m->text, sizeof m->text, "%s", text);
         int rc = store_append_chat(g->env->st, g->id, m);
         if (rc == STORE_OK) {
             game_chat_raise(g, room, m->n);
-            return GAMES_OK;
+            return GAME_OK;
         }
         int stored = 0;
         if (rc != STORE_CONFLICT || store_chat_count(g->env->st, g->id, room, &stored) != STORE_OK)
-            return games_status_of_store(rc);
+            return game_status_of_store(rc);
         game_chat_raise(g, room, stored);
     }
-    return GAMES_UNAVAILABLE;
+    return GAME_UNAVAILABLE;
 }
 
-games_status game_say(game *g, viewer author, const char *name, const char *text, cJSON **message) {
+game_status game_say(game *g, viewer author, const char *name, const char *text, cJSON **message) {
     bool seat = author == (viewer)BLACK || author == (viewer)WHITE;
     int room = seat ? GAME_ROOM_PLAYERS : GAME_ROOM_SPECTATORS;
     *message = NULL;
-    if (!seat && g->mode != MODE_ONLINE) return GAMES_CHAT_CLOSED;
+    if (!seat && g->mode != MODE_ONLINE) return GAME_CHAT_CLOSED;
     store_chat_message *m = calloc(1, sizeof *m);
-    if (!m) return GAMES_ERROR;
+    if (!m) return GAME_ERROR;
     pthread_mutex_lock(&g->lock);
-    games_status st = say_locked(g, room, seat ? (int)author : 0, seat ? g->names[author] : name, text, m);
+    game_status st = say_locked(g, room, seat ? (int)author : 0, seat ? g->names[author] : name, text, m);
     pthread_mutex_unlock(&g->lock);
-    if (st == GAMES_OK) {
+    if (st == GAME_OK) {
         chat_entry e = entry_of(m);
         *message = chat_json_message(&e);
         notify_talk(g, room);
-        if (!*message) st = GAMES_ERROR;
+        if (!*message) st = GAME_ERROR;
     }
     free(m);
     return st;
@@ -193,25 +186,4 @@ cJSON *game_chat_room(game *g, int room, int after, int limit) {
     free(entries);
     free(list);
     return o;
-}
-
-/* ---- cancelling ----------------------------------------------------------- */
-
-games_status game_cancel(game *g, int color) {
-    if (color != BLACK && color != WHITE) return GAMES_ERROR;
-    pthread_mutex_lock(&g->lock);
-    games_status st = GAMES_OK;
-    if (g->row.cancelled_at_ms) st = GAMES_CANCELLED;
-    else if (g->mode != MODE_ONLINE || secrets_hash_is_zero(g->row.invite_hash)) st = GAMES_SEAT_TAKEN;
-    int64_t now = game_env_now_ms(g->env);
-    if (st == GAMES_OK) st = games_status_of_store(store_cancel_game(g->env->st, g->id, now));
-    if (st == GAMES_OK) {
-        g->row.cancelled_at_ms = now;
-        memset(g->row.invite_hash, 0, sizeof g->row.invite_hash);
-        g->row.invite_color = 0;
-        game_invalidate(g);
-    }
-    pthread_mutex_unlock(&g->lock);
-    if (st == GAMES_OK) game_notify(g);
-    return st;
 }

@@ -138,20 +138,66 @@ char *game_record_sgf(game *g, bool *over, size_t *len) {
     return text;
 }
 
-void game_lobby_facts_of(game *g, game_lobby_facts *out) {
-    pthread_mutex_lock(&g->lock);
+/* Game lock held. */
+static void lobby_facts_locked(const game *g, game_lobby_facts *out) {
     bool open = g->row.invite_color != 0 && !secrets_hash_is_zero(g->row.invite_hash);
     out->listed = g->is_public && !referee_result(g->ref).over && !g->row.cancelled_at_ms;
     out->free_color = open ? g->row.invite_color : 0;
     out->created_ms = g->row.created_at_ms;
     out->started_ms = g->row.started_at_ms;
     for (int c = 0; c < 3; c++) memcpy(out->names[c], g->names[c], GAME_NAME_BYTES);
+}
+
+void game_lobby_facts_of(game *g, game_lobby_facts *out) {
+    pthread_mutex_lock(&g->lock);
+    lobby_facts_locked(g, out);
     pthread_mutex_unlock(&g->lock);
 }
 
 /* Game lock held. */
 static bool computer_due_locked(const game *g) {
     return g->computer_color && !referee_result(g->ref).over && referee_to_move(g->ref) == g->computer_color;
+}
+
+/* Game lock held. */
+int64_t game_deadline_locked(const game *g) {
+    if (referee_result(g->ref).over) return INT64_MAX;
+    game_clock c;
+    game_clock_fold(g, g->ref, referee_event_count(g->ref), &c);
+    return clock_deadline(&c);
+}
+
+/* Fills *out under the game lock; a notice (new_version) numbers a new
+ * record, a look outside a notice takes the latest number: it shows the
+ * state of that notice or a newer one, whose own notice is on its way. */
+static void take_record(game *g, game_change *out, bool new_version) {
+    pthread_mutex_lock(&g->lock);
+    out->version = new_version ? atomic_fetch_add(&g->changes, 1) + 1 : atomic_load(&g->changes);
+    out->seq = referee_event_count(g->ref);
+    out->over = referee_result(g->ref).over;
+    out->cancelled = g->row.cancelled_at_ms != 0;
+    out->computer_due = computer_due_locked(g);
+    out->deadline_ms = game_deadline_locked(g);
+    lobby_facts_locked(g, &out->lobby);
+    pthread_mutex_unlock(&g->lock);
+}
+
+void game_change_now(game *g, game_change *out) { take_record(g, out, false); }
+
+bool game_change_is_latest(game *g, const game_change *c) { return atomic_load(&g->changes) == c->version; }
+
+/* Every change reaches the game's watchers (the hub's sockets on it: each
+ * sets a flag and wakes its writer) and then, with one record read under
+ * the lock, every listener of the environment. */
+void game_notify(game *g) {
+    pthread_mutex_lock(&g->watch_lock);
+    for (game_watcher *w = g->watchers; w; w = w->next) w->notify(w);
+    pthread_mutex_unlock(&g->watch_lock);
+    game_change c;
+    take_record(g, &c, true);
+    pthread_rwlock_rdlock(&g->env->listeners_lock);
+    for (registry_listener *l = g->env->listeners; l; l = l->next) l->changed(l, g, &c);
+    pthread_rwlock_unlock(&g->env->listeners_lock);
 }
 
 bool game_computer_due(game *g) {

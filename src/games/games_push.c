@@ -30,8 +30,8 @@ typedef struct look {
 } look;
 
 struct games_push {
-    game_listener listener; /* first: the callback finds the module from it */
-    games *gm;
+    registry_listener listener; /* first: the callback finds the module from it */
+    registry *gm;
     store *st;
     push_sender *ps;
     pthread_t thread;
@@ -84,7 +84,8 @@ void games_push_clock_moved(games_push *gp) {
     pthread_mutex_unlock(&gp->lock);
 }
 
-static void on_changed(game_listener *l, game *g) {
+static void on_changed(registry_listener *l, game *g, const game_change *c) {
+    (void)c; /* the notices thread reads each subscribed seat's view itself */
     if (game_get_mode(g) == MODE_HOTSEAT) return; /* one device for both seats: nothing to tell */
     schedule((games_push *)l, game_id(g), 0);
 }
@@ -104,7 +105,7 @@ static int rematch_invited(games_push *gp, const cJSON *v) {
     const cJSON *id = field(rm, "id");
     if (!cJSON_IsString(id) || cJSON_IsTrue(field(rm, "cancelled"))) return 0;
     game *r;
-    if (games_get(gp->gm, id->valuestring, &r) != GAMES_OK) return 0;
+    if (registry_get(gp->gm, id->valuestring, &r) != GAME_OK) return 0;
     int offerer = game_rematch_invited_color(r); /* the offerer's colour in the game it follows */
     game_release(r);
     return offerer ? color_other(offerer) : 0;
@@ -135,7 +136,7 @@ static notice_place notice_of(games_push *gp, game *g, int color, const cJSON *v
     const time_control *tc = game_get_time_control(g);
     int64_t deadline = game_deadline(g);
     if (tc->kind == TC_NONE && tc->days_per_move > 0 && deadline != INT64_MAX &&
-        deadline - games_now_ms(gp->gm) < GAMES_PUSH_TIME_LOW_MS) {
+        deadline - registry_now_ms(gp->gm) < GAMES_PUSH_TIME_LOW_MS) {
         *kind = "time_low";
         return N_TIME_LOW;
     }
@@ -208,14 +209,14 @@ static bool queue_seat(games_push *gp, game *g, int color, bool seen) {
  * when its time_low moment comes. Look lock held. */
 static void look_at_locked(games_push *gp, const char *id) {
     game *g;
-    games_status st = games_get(gp->gm, id, &g);
-    if (st == GAMES_UNAVAILABLE) schedule(gp, id, games_now_ms(gp->gm) + RETRY_MS);
-    if (st != GAMES_OK) return;
+    game_status st = registry_get(gp->gm, id, &g);
+    if (st == GAME_UNAVAILABLE) schedule(gp, id, registry_now_ms(gp->gm) + RETRY_MS);
+    if (st != GAME_OK) return;
     bool subscribed = false, queued = false;
     for (int color = BLACK; color <= WHITE && game_get_mode(g) != MODE_HOTSEAT; color++) {
         int n = 0;
         int rc = store_push_count(gp->st, id, color, &n);
-        if (rc == STORE_UNAVAILABLE) schedule(gp, id, games_now_ms(gp->gm) + RETRY_MS);
+        if (rc == STORE_UNAVAILABLE) schedule(gp, id, registry_now_ms(gp->gm) + RETRY_MS);
         if (rc != STORE_OK || n == 0) continue;
         subscribed = true;
         queued |= queue_seat(gp, g, color, false);
@@ -223,7 +224,7 @@ static void look_at_locked(games_push *gp, const char *id) {
     const time_control *tc = game_get_time_control(g);
     int64_t deadline = game_deadline(g);
     if (subscribed && tc->kind == TC_NONE && tc->days_per_move > 0 && deadline != INT64_MAX &&
-        deadline - GAMES_PUSH_TIME_LOW_MS > games_now_ms(gp->gm))
+        deadline - GAMES_PUSH_TIME_LOW_MS > registry_now_ms(gp->gm))
         schedule(gp, id, deadline - GAMES_PUSH_TIME_LOW_MS);
     game_release(g);
     if (queued) push_sender_wake(gp->ps);
@@ -248,7 +249,7 @@ int games_push_subscribe(games_push *gp, game *g, const store_push_sub *sub) {
 /* Takes the id of a look that is due into id; false (and the wait until
  * the next, in *wait_ms) when none is. Lock held. */
 static bool take_due(games_push *gp, char id[24], int64_t *wait_ms) {
-    int64_t now = games_now_ms(gp->gm), soonest = INT64_MAX;
+    int64_t now = registry_now_ms(gp->gm), soonest = INT64_MAX;
     for (size_t i = 0; i < gp->n; i++) {
         if (gp->list[i].at_ms <= now) {
             memcpy(id, gp->list[i].id, 24);
@@ -291,7 +292,7 @@ static int note_subscribed(void *ctx, const char *id) {
     return 0;
 }
 
-games_push *games_push_start(games *gm, store *st, push_sender *ps) {
+games_push *games_push_start(registry *gm, store *st, push_sender *ps) {
     games_push *gp = calloc(1, sizeof *gp);
     if (!gp) return NULL;
     gp->listener.changed = on_changed;
@@ -310,7 +311,7 @@ games_push *games_push_start(games *gm, store *st, push_sender *ps) {
         return NULL;
     }
     gp->running = true;
-    games_listen(gm, &gp->listener);
+    registry_listen(gm, &gp->listener);
     int rc = store_push_games(st, note_subscribed, gp);
     if (rc != STORE_OK) fprintf(stderr, "push: cannot list the subscribed games (%s)\n", store_strerror(rc));
     return gp;
@@ -319,7 +320,7 @@ games_push *games_push_start(games *gm, store *st, push_sender *ps) {
 void games_push_stop(games_push *gp) {
     if (!gp) return;
     if (gp->running) {
-        games_unlisten(gp->gm, &gp->listener);
+        registry_unlisten(gp->gm, &gp->listener);
         pthread_mutex_lock(&gp->lock);
         gp->stopping = true;
         pthread_cond_signal(&gp->cond);

@@ -37,14 +37,14 @@
 #define PG_GAMES_GAMES_PUSH_H
 
 #include "push/push_sender.h"
-#include "games/games.h"
+#include "games/registry.h"
 #include "store/store_push.h"
 
 typedef struct games_push games_push;
 
 /* Listens to gm, starts the thread and loads the subscribed games. NULL
  * when out of memory or the thread cannot start. */
-games_push *games_push_start(games *gm, store *st, push_sender *ps);
+games_push *games_push_start(registry *gm, store *st, push_sender *ps);
 /* Stops listening and joins the thread. NULL is allowed. */
 void games_push_stop(games_push *gp);
 /* Looks at game id again soon. */

@@ -20,22 +20,22 @@ typedef struct listed {
 } listed;
 
 struct lobby {
-    game_listener listener; /* first: the callback finds the lobby from it */
-    games *gm;
+    registry_listener listener; /* first: the callback finds the lobby from it */
+    registry *gm;
     pthread_mutex_t lock; /* the index */
     listed *list;
     size_t n, cap;
     pthread_mutex_t watch_lock;
-    games_watcher *watchers;
+    game_watcher *watchers;
 };
 
-void lobby_watch(lobby *lb, games_watcher *w) {
+void lobby_watch(lobby *lb, game_watcher *w) {
     pthread_mutex_lock(&lb->watch_lock);
     watcher_list_add(&lb->watchers, w);
     pthread_mutex_unlock(&lb->watch_lock);
 }
 
-void lobby_unwatch(lobby *lb, games_watcher *w) {
+void lobby_unwatch(lobby *lb, game_watcher *w) {
     pthread_mutex_lock(&lb->watch_lock);
     watcher_list_remove(&lb->watchers, w);
     pthread_mutex_unlock(&lb->watch_lock);
@@ -43,7 +43,7 @@ void lobby_unwatch(lobby *lb, games_watcher *w) {
 
 static void notify_watchers(lobby *lb) {
     pthread_mutex_lock(&lb->watch_lock);
-    for (games_watcher *w = lb->watchers; w; w = w->next) w->notify(w);
+    for (game_watcher *w = lb->watchers; w; w = w->next) w->notify(w);
     pthread_mutex_unlock(&lb->watch_lock);
 }
 
@@ -76,24 +76,29 @@ static bool put_entry(lobby *lb, size_t i, game *g, bool open, uint64_t names_ha
     return true;
 }
 
-/* The listener: adds, updates or removes public game g. */
-static void on_changed(game_listener *l, game *g) {
+/* The listener: adds, updates or removes public game g as record c says,
+ * unless c is stale. The check is made under the lobby's lock, so a stale
+ * record that arrives after the latest one (a game listed again after it
+ * ended) cannot undo it. */
+static void on_changed(registry_listener *l, game *g, const game_change *c) {
     lobby *lb = (lobby *)l;
-    game_lobby_facts facts = { 0 };
-    /* A game the operator hid is public no more: dropped if listed. */
-    if (game_is_public(g)) game_lobby_facts_of(g, &facts);
-    bool open = facts.free_color != 0;
-    uint64_t names = names_hash_of(&facts);
+    const game_lobby_facts *facts = &c->lobby;
+    bool open = facts->free_color != 0;
+    uint64_t names = names_hash_of(facts);
     game *dropped = NULL;
     bool changed = false;
     pthread_mutex_lock(&lb->lock);
+    if (!game_change_is_latest(g, c)) {
+        pthread_mutex_unlock(&lb->lock);
+        return;
+    }
     size_t i = 0;
     while (i < lb->n && lb->list[i].g != g) i++;
     bool found = i < lb->n;
-    if (facts.listed && (!found || lb->list[i].open != open || lb->list[i].names_hash != names)) {
+    if (facts->listed && (!found || lb->list[i].open != open || lb->list[i].names_hash != names)) {
         changed = put_entry(lb, i, g, open, names);
         if (!changed) fprintf(stderr, "phantomgo: game %s: out of memory for the lobby\n", game_id(g));
-    } else if (!facts.listed && found) {
+    } else if (!facts->listed && found) {
         dropped = lb->list[i].g;
         lb->list[i] = lb->list[--lb->n];
         changed = true;
@@ -103,21 +108,21 @@ static void on_changed(game_listener *l, game *g) {
     if (changed) notify_watchers(lb);
 }
 
-lobby *lobby_open(games *gm) {
+lobby *lobby_open(registry *gm) {
     lobby *lb = calloc(1, sizeof *lb);
     if (!lb) return NULL;
     lb->gm = gm;
     lb->listener.changed = on_changed;
     pthread_mutex_init(&lb->lock, NULL);
     pthread_mutex_init(&lb->watch_lock, NULL);
-    games_listen(gm, &lb->listener);
-    games_load_listed(gm, "public_to_list", &lb->listener);
+    registry_listen(gm, &lb->listener);
+    registry_load_listed(gm, "public_to_list", &lb->listener);
     return lb;
 }
 
 void lobby_close(lobby *lb) {
     if (!lb) return;
-    games_unlisten(lb->gm, &lb->listener);
+    registry_unlisten(lb->gm, &lb->listener);
     for (size_t i = 0; i < lb->n; i++) game_release(lb->list[i].g);
     free(lb->list);
     pthread_mutex_destroy(&lb->lock);

@@ -14,13 +14,13 @@
 
 #include <cjson/cJSON.h>
 
-#include "games/games.h"
+#include "games/registry.h"
 
 typedef struct lobby lobby;
 
 /* Listens to gm and loads the stored public games; NULL when out of
  * memory. Call before serving. */
-lobby *lobby_open(games *gm);
+lobby *lobby_open(registry *gm);
 /* Stops listening and releases the listed games. NULL is allowed. */
 void lobby_close(lobby *lb);
 
@@ -31,7 +31,7 @@ cJSON *lobby_now(lobby *lb);
 
 /* Watchers of the lobby, notified (same rules as a game's) when a public
  * game appears, loses its free seat, has a seat renamed or ends. */
-void lobby_watch(lobby *lb, games_watcher *w);
-void lobby_unwatch(lobby *lb, games_watcher *w);
+void lobby_watch(lobby *lb, game_watcher *w);
+void lobby_unwatch(lobby *lb, game_watcher *w);
 
 #endif

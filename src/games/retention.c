@@ -22,7 +22,7 @@
 #define PAGE 100
 
 struct retention {
-    games *gm;
+    registry *gm;
     store *st;
     int64_t keep_ms;
     pthread_t thread;
@@ -41,16 +41,16 @@ static bool stopping(retention *rt) {
 /* Erases the talk of game id if it has ended; a game in play is left. */
 static void erase_if_ended(retention *rt, const char *id) {
     game *g;
-    if (games_get(rt->gm, id, &g) != GAMES_OK) return;
+    if (registry_get(rt->gm, id, &g) != GAME_OK) return;
     int erased = 0;
-    games_status st = game_erase_talk(g, 0, &erased);
-    if (st != GAMES_OK && st != GAMES_NOT_OVER)
+    game_status st = game_erase_talk(g, 0, &erased);
+    if (st != GAME_OK && st != GAME_NOT_OVER)
         fprintf(stderr, "phantomgo: retention: game %s: its talk could not be erased now\n", id);
     game_release(g);
 }
 
 static void sweep(retention *rt) {
-    int64_t cutoff = games_now_ms(rt->gm) - rt->keep_ms;
+    int64_t cutoff = registry_now_ms(rt->gm) - rt->keep_ms;
     char(*ids)[24] = malloc(PAGE * sizeof *ids);
     char after[24] = "";
     int count = PAGE;
@@ -78,7 +78,7 @@ static void *sweeper_main(void *arg) {
     return NULL;
 }
 
-retention *retention_start(games *gm, store *st, int days, char *err, size_t errlen) {
+retention *retention_start(registry *gm, store *st, int days, char *err, size_t errlen) {
     if (days <= 0) return NULL;
     retention *rt = calloc(1, sizeof *rt);
     if (!rt) {

@@ -10,15 +10,15 @@
 
 #include <stdbool.h>
 
-#include "games/games.h"
+#include "games/registry.h"
 
 typedef struct retention retention;
 
 /* Starts the sweep for `days` (> 0); NULL for days 0 (and when the thread
  * cannot start: err says so). */
-retention *retention_start(games *gm, store *st, int days, char *err, size_t errlen);
+retention *retention_start(registry *gm, store *st, int days, char *err, size_t errlen);
 void retention_stop(retention *rt); /* NULL is allowed */
-/* Sweeps again now (after games_advance_clock; NULL is allowed). */
+/* Sweeps again now (after registry_advance_clock; NULL is allowed). */
 void retention_wake(retention *rt);
 
 #endif

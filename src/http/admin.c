@@ -22,7 +22,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "games/games.h"
+#include "games/registry.h"
 #include "http/http_body.h"
 #include "http/ratelimit.h"
 #include "games/secrets.h"
@@ -279,7 +279,7 @@ static bool sanction_hits(const store_sanction *s, admin_deed deed, const networ
 bool admin_allows(http_request *rq, admin_deed deed, game *g, viewer v) {
     store_sanction *list = NULL;
     int count = 0;
-    int rc = store_active_sanctions(rq->srv->st, games_now_ms(rq->srv->gm), &list, &count);
+    int rc = store_active_sanctions(rq->srv->st, registry_now_ms(rq->srv->gm), &list, &count);
     if (rc != STORE_OK) {
         send_store_failure(rq, rc);
         return false;
@@ -339,11 +339,11 @@ void admin_report(http_request *rq, game *g, viewer v, const char *rest) {
         return;
     }
     if (!report_rate_ok(rq, g, v)) return;
-    games_status st = game_report(g, v, room, n, reason);
-    if (st == GAMES_OK) http_send_json(rq, 201, "{\"reported\":true}", 17);
-    else if (st == GAMES_NOT_FOUND)
+    game_status st = game_report(g, v, room, n, reason);
+    if (st == GAME_OK) http_send_json(rq, 201, "{\"reported\":true}", 17);
+    else if (st == GAME_NOT_FOUND)
         http_send_error(rq, 404, "not_found", "No such message in a room you read.");
-    else if (st == GAMES_UNAVAILABLE)
+    else if (st == GAME_UNAVAILABLE)
         http_send_error(rq, 503, "unavailable", "The database cannot be written now; nothing changed.");
     else http_send_error(rq, 500, "internal", "The server failed to answer.");
 }
@@ -354,7 +354,7 @@ void admin_report(http_request *rq, game *g, viewer v, const char *rest) {
  * itself is done and answered). detail is consumed. */
 static void log_action(http_request *rq, const char *what, const char *target, cJSON *detail) {
     char *text = detail ? cJSON_PrintUnformatted(detail) : NULL;
-    int rc = text ? store_log_admin(rq->srv->st, games_now_ms(rq->srv->gm), what, target, text) : STORE_ERROR;
+    int rc = text ? store_log_admin(rq->srv->st, registry_now_ms(rq->srv->gm), what, target, text) : STORE_ERROR;
     if (rc != STORE_OK)
         fprintf(stderr, "phantomgo: admin log: %s %s not recorded (%s)\n", what, target, store_strerror(rc));
     cJSON_free(text);
@@ -432,10 +432,10 @@ static void read_reports(http_request *rq) {
 /* The game of an admin route, loaded; NULL after answering. */
 static game *load_game(http_request *rq, const char *id) {
     game *g = NULL;
-    games_status st = strlen(id) < 24 ? games_get(rq->srv->gm, id, &g) : GAMES_NOT_FOUND;
-    if (st == GAMES_OK) return g;
-    if (st == GAMES_NOT_FOUND) http_send_error(rq, 404, "not_found", "No such game.");
-    else if (st == GAMES_UNAVAILABLE)
+    game_status st = strlen(id) < 24 ? registry_get(rq->srv->gm, id, &g) : GAME_NOT_FOUND;
+    if (st == GAME_OK) return g;
+    if (st == GAME_NOT_FOUND) http_send_error(rq, 404, "not_found", "No such game.");
+    else if (st == GAME_UNAVAILABLE)
         http_send_error(rq, 503, "unavailable", "The database cannot be read now; nothing changed.");
     else http_send_error(rq, 500, "internal", "The server failed to answer.");
     return NULL;
@@ -448,15 +448,15 @@ static void remove_message(http_request *rq, const char *id, const char *room_wo
     game *g = room ? load_game(rq, id) : NULL;
     if (!room) http_send_error(rq, 404, "not_found", "No such room: 'players' or 'spectators'.");
     if (!g) return;
-    games_status st = game_remove_message(g, room, n);
+    game_status st = game_remove_message(g, room, n);
     game_release(g);
-    if (st == GAMES_NOT_FOUND) http_send_error(rq, 404, "not_found", "No such message.");
-    else if (st == GAMES_REMOVED_ALREADY)
+    if (st == GAME_NOT_FOUND) http_send_error(rq, 404, "not_found", "No such message.");
+    else if (st == GAME_REMOVED_ALREADY)
         http_send_error(rq, 409, "removed_already", "This message was removed before.");
-    else if (st == GAMES_UNAVAILABLE)
+    else if (st == GAME_UNAVAILABLE)
         http_send_error(rq, 503, "unavailable", "The database cannot be written now; nothing changed.");
-    else if (st != GAMES_OK) http_send_error(rq, 500, "internal", "The server failed to answer.");
-    if (st != GAMES_OK) return;
+    else if (st != GAME_OK) http_send_error(rq, 500, "internal", "The server failed to answer.");
+    if (st != GAME_OK) return;
     char target[96];
     snprintf(target, sizeof target, "%s/%s/%d", id, room_word, n);
     log_action(rq, "remove", target, cJSON_CreateObject());
@@ -584,7 +584,7 @@ static cJSON *sanction_json(const store_sanction *s) {
 
 /* Stores s and answers 201 {"mute"|"ban": {...}}, logged. */
 static void add_sanction(http_request *rq, store_sanction *s, int64_t minutes) {
-    s->at_ms = games_now_ms(rq->srv->gm);
+    s->at_ms = registry_now_ms(rq->srv->gm);
     s->until_ms = s->at_ms + minutes * 60000;
     int rc = store_add_sanction(rq->srv->st, s);
     if (rc != STORE_OK) {
@@ -633,7 +633,7 @@ static void read_sanctions(http_request *rq) {
     if (!method_is(rq, "GET", "GET, HEAD")) return;
     store_sanction *list = NULL;
     int count = 0;
-    int rc = store_active_sanctions(rq->srv->st, games_now_ms(rq->srv->gm), &list, &count);
+    int rc = store_active_sanctions(rq->srv->st, registry_now_ms(rq->srv->gm), &list, &count);
     if (rc != STORE_OK) {
         send_store_failure(rq, rc);
         return;

@@ -16,7 +16,7 @@
 
 #include "engine/vertex.h"
 #include "games/deadlines.h"
-#include "games/games.h"
+#include "games/registry.h"
 #include "games/games_push.h"
 #include "games/lobby.h"
 #include "games/retention.h"
@@ -43,45 +43,45 @@
 #define CHAT_READ_MAX 500
 
 typedef struct status_error {
-    games_status st;
+    game_status st;
     int http;
     const char *code, *message;
 } status_error;
 
 static const status_error errors[] = {
-    { GAMES_NOT_FOUND, 404, "not_found", "No such game." },
-    { GAMES_UNAVAILABLE, 503, "unavailable", "The database cannot be written now; nothing changed." },
-    { GAMES_ERROR, 500, "internal", "The server failed to answer." },
-    { GAMES_STALE_SEQ, 409, "stale_seq", "'seq' is not the next sequence number; read the view again." },
-    { GAMES_NOT_YOUR_TURN, 409, "not_your_turn", "It is not your turn." },
-    { GAMES_ALREADY_TRIED, 409, "already_tried", "You already tried this point this turn." },
-    { GAMES_OWN_STONE, 409, "own_stone", "One of your own stones is on that point." },
-    { GAMES_GAME_OVER, 409, "game_over", "The game has ended." },
-    { GAMES_BAD_VERTEX, 400, "bad_vertex", "'vertex' is not a point of this board." },
-    { GAMES_SEAT_TAKEN, 409, "seat_taken", "There is no free seat: the invite was already used." },
-    { GAMES_BAD_INVITE, 403, "bad_invite", "The invite secret is wrong." },
-    { GAMES_NOT_OVER, 409, "game_not_over", "A rematch needs a finished game." },
-    { GAMES_NO_BOT, 501, "not_implemented", "The computer player is not available yet." },
-    { GAMES_TOO_EARLY, 409, "too_early",
+    { GAME_NOT_FOUND, 404, "not_found", "No such game." },
+    { GAME_UNAVAILABLE, 503, "unavailable", "The database cannot be written now; nothing changed." },
+    { GAME_ERROR, 500, "internal", "The server failed to answer." },
+    { GAME_STALE_SEQ, 409, "stale_seq", "'seq' is not the next sequence number; read the view again." },
+    { GAME_NOT_YOUR_TURN, 409, "not_your_turn", "It is not your turn." },
+    { GAME_ALREADY_TRIED, 409, "already_tried", "You already tried this point this turn." },
+    { GAME_OWN_STONE, 409, "own_stone", "One of your own stones is on that point." },
+    { GAME_GAME_OVER, 409, "game_over", "The game has ended." },
+    { GAME_BAD_VERTEX, 400, "bad_vertex", "'vertex' is not a point of this board." },
+    { GAME_SEAT_TAKEN, 409, "seat_taken", "There is no free seat: the invite was already used." },
+    { GAME_BAD_INVITE, 403, "bad_invite", "The invite secret is wrong." },
+    { GAME_NOT_OVER, 409, "game_not_over", "A rematch needs a finished game." },
+    { GAME_NO_BOT, 501, "not_implemented", "The computer player is not available yet." },
+    { GAME_TOO_EARLY, 409, "too_early",
       "The game cannot be claimed: your opponent is not to move, or is "
       "still within the time limit." },
-    { GAMES_NOT_PUBLIC, 403, "not_public", "This game is not open to everyone: it needs its invite." },
-    { GAMES_CANCELLED, 409, "game_cancelled", "This game was cancelled." },
-    { GAMES_CHAT_CLOSED, 403, "chat_closed", "This game has no spectators' room: only its players talk." },
-    { GAMES_CHAT_FULL, 409, "chat_full", "This chat room is full." },
-    { GAMES_AID_OFF, 403, "aid_off", "The deduction aid is off at this table." },
-    { GAMES_AID_FOR_SEATS, 401, "token_required",
+    { GAME_NOT_PUBLIC, 403, "not_public", "This game is not open to everyone: it needs its invite." },
+    { GAME_CANCELLED, 409, "game_cancelled", "This game was cancelled." },
+    { GAME_CHAT_CLOSED, 403, "chat_closed", "This game has no spectators' room: only its players talk." },
+    { GAME_CHAT_FULL, 409, "chat_full", "This chat room is full." },
+    { GAME_AID_OFF, 403, "aid_off", "The deduction aid is off at this table." },
+    { GAME_AID_FOR_SEATS, 401, "token_required",
       "The deduction aid is for the players until the game ends: send your seat token." },
-    { GAMES_AID_NOT_YOURS, 403, "aid_not_yours", "A seat reads only its own deduction aid until the game ends." },
-    { GAMES_BAD_AID_REQUEST, 400, "bad_request",
+    { GAME_AID_NOT_YOURS, 403, "aid_not_yours", "A seat reads only its own deduction aid until the game ends." },
+    { GAME_BAD_AID_REQUEST, 400, "bad_request",
       "After the end, 'color' must name a seat (spectators must name one unless the computer played) "
       "and 'seq' a position before the end, from 0." },
-    { GAMES_NO_REMATCH, 409, "no_rematch", "There is no open rematch offer." },
-    { GAMES_NOT_OFFERER, 409, "not_offerer", "Only the player who offered the rematch can withdraw it." },
-    { GAMES_OWN_OFFER, 409, "own_offer", "This rematch offer is your own: withdraw it instead." },
+    { GAME_NO_REMATCH, 409, "no_rematch", "There is no open rematch offer." },
+    { GAME_NOT_OFFERER, 409, "not_offerer", "Only the player who offered the rematch can withdraw it." },
+    { GAME_OWN_OFFER, 409, "own_offer", "This rematch offer is your own: withdraw it instead." },
 };
 
-static void send_status(http_request *rq, games_status st) {
+static void send_status(http_request *rq, game_status st) {
     for (size_t i = 0; i < sizeof errors / sizeof errors[0]; i++)
         if (errors[i].st == st) {
             http_send_error(rq, errors[i].http, errors[i].code, errors[i].message);
@@ -242,10 +242,10 @@ static bool read_name(http_request *rq, const cJSON *o, char name[TALK_NAME_MAX_
 }
 
 /* Renames seat `color` of the game `id` just created. */
-static games_status rename_seat(http_request *rq, const char *id, int color, const char *name) {
+static game_status rename_seat(http_request *rq, const char *id, int color, const char *name) {
     game *g;
-    games_status st = games_get(rq->srv->gm, id, &g);
-    if (st != GAMES_OK) return st;
+    game_status st = registry_get(rq->srv->gm, id, &g);
+    if (st != GAME_OK) return st;
     st = game_rename(g, color, name);
     game_release(g);
     return st;
@@ -348,8 +348,8 @@ static cJSON *created_json(http_request *rq, game *g, const game_created *c) {
 
 static void send_created(http_request *rq, int status, const game_created *c) {
     game *g;
-    games_status st = games_get(rq->srv->gm, c->id, &g);
-    if (st != GAMES_OK) {
+    game_status st = registry_get(rq->srv->gm, c->id, &g);
+    if (st != GAME_OK) {
         send_status(rq, st);
         return;
     }
@@ -387,12 +387,12 @@ static void create_game(http_request *rq) {
     cJSON_Delete(o);
     if (!named) return;
     game_created c;
-    games_status st = seeded ? games_create_drawn(rq->srv->gm, &req, &drawn, &c)
-                             : games_create(rq->srv->gm, &req, &c);
+    game_status st = seeded ? registry_create_drawn(rq->srv->gm, &req, &drawn, &c)
+                             : registry_create(rq->srv->gm, &req, &c);
     /* The seat exists now: its token is answered even if its name could
      * not be stored (it can be given again with PUT .../name). */
-    if (st == GAMES_OK && name[0]) rename_seat(rq, c.id, c.token[BLACK][0] ? BLACK : WHITE, name);
-    if (st != GAMES_OK) send_status(rq, st);
+    if (st == GAME_OK && name[0]) rename_seat(rq, c.id, c.token[BLACK][0] ? BLACK : WHITE, name);
+    if (st != GAME_OK) send_status(rq, st);
     else send_created(rq, 201, &c);
 }
 
@@ -457,8 +457,8 @@ static void read_aid(http_request *rq, game *g) {
     int seq, color;
     if (!viewer_of(rq, g, &v) || !aid_query(rq, &seq, &color)) return;
     char *json;
-    games_status st = game_aid(g, v, color, seq, &json);
-    if (st != GAMES_OK) send_status(rq, st);
+    game_status st = game_aid(g, v, color, seq, &json);
+    if (st != GAME_OK) send_status(rq, st);
     else http_send_json(rq, 200, json, strlen(json));
     free(json);
 }
@@ -506,10 +506,10 @@ static void claim_seat(http_request *rq, game *g) {
     }
     int color = 0;
     char token[SECRET_TEXT_LEN + 1];
-    games_status st = game_claim(g, invite->valuestring, &color, token);
+    game_status st = game_claim(g, invite->valuestring, &color, token);
     cJSON_Delete(o);
-    if (st == GAMES_OK && name[0]) game_rename(g, color, name); /* the seat is answered regardless */
-    if (st != GAMES_OK) {
+    if (st == GAME_OK && name[0]) game_rename(g, color, name); /* the seat is answered regardless */
+    if (st != GAME_OK) {
         send_status(rq, st);
         return;
     }
@@ -529,9 +529,9 @@ static void join_seat(http_request *rq, game *g) {
     }
     int color = 0;
     char token[SECRET_TEXT_LEN + 1];
-    games_status st = game_join(g, &color, token);
-    if (st == GAMES_OK && name[0]) game_rename(g, color, name); /* the seat is answered regardless */
-    if (st != GAMES_OK) send_status(rq, st);
+    game_status st = game_join(g, &color, token);
+    if (st == GAME_OK && name[0]) game_rename(g, color, name); /* the seat is answered regardless */
+    if (st != GAME_OK) send_status(rq, st);
     else send_seat(rq, color, token);
 }
 
@@ -551,8 +551,8 @@ static void act(http_request *rq, game *g) {
         return;
     }
     strbuf answer = { 0 };
-    games_status st = game_act(g, color, seq, &a, &answer);
-    if (st == GAMES_OK) send_composed(rq, true, &answer);
+    game_status st = game_act(g, color, seq, &a, &answer);
+    if (st == GAME_OK) send_composed(rq, true, &answer);
     else send_status(rq, st);
     strbuf_free(&answer);
 }
@@ -602,7 +602,7 @@ static void notes(http_request *rq, game *g) {
     int color = seat_of(rq, g);
     if (!color) return;
     char *ghosts = NULL;
-    games_status st;
+    game_status st;
     if (put) {
         cJSON *o = http_body_object(rq);
         ghosts = o ? ghosts_from(rq, o, game_get_settings(g)->size) : NULL;
@@ -612,7 +612,7 @@ static void notes(http_request *rq, game *g) {
     } else {
         st = game_get_notes(g, color, &ghosts);
     }
-    if (st != GAMES_OK) {
+    if (st != GAME_OK) {
         free(ghosts);
         send_status(rq, st);
         return;
@@ -652,18 +652,18 @@ static void rematch(http_request *rq, game *g) {
     if (!what) return;
     bool created = false;
     game_created c;
-    games_status st;
+    game_status st;
     if (!strcmp(what, "withdraw") || !strcmp(what, "decline")) {
         bool withdraw = what[0] == 'w';
-        st = games_rematch_end(rq->srv->gm, g, color, withdraw);
-        if (st != GAMES_OK) send_status(rq, st);
+        st = registry_rematch_end(rq->srv->gm, g, color, withdraw);
+        if (st != GAME_OK) send_status(rq, st);
         else if (withdraw) http_send_json(rq, 200, "{\"withdrawn\":true}", 18);
         else http_send_json(rq, 200, "{\"declined\":true}", 17);
         return;
     }
-    if (!strcmp(what, "accept")) st = games_rematch_accept(rq->srv->gm, g, color, &c);
-    else st = games_rematch(rq->srv->gm, g, color, &created, &c);
-    if (st != GAMES_OK) send_status(rq, st);
+    if (!strcmp(what, "accept")) st = registry_rematch_accept(rq->srv->gm, g, color, &c);
+    else st = registry_rematch(rq->srv->gm, g, color, &created, &c);
+    if (st != GAME_OK) send_status(rq, st);
     else send_created(rq, created ? 201 : 200, &c);
 }
 
@@ -725,8 +725,8 @@ static void rename_seat_name(http_request *rq, game *g) {
         http_send_error(rq, 400, "bad_request", err);
         return;
     }
-    games_status st = game_rename(g, color, name);
-    if (st != GAMES_OK) {
+    game_status st = game_rename(g, color, name);
+    if (st != GAME_OK) {
         send_status(rq, st);
         return;
     }
@@ -769,7 +769,7 @@ static void read_chat(http_request *rq, game *g, viewer v) {
         cJSON *r = game_chat_room(g, room, after[room], CHAT_READ_MAX);
         if (!r) {
             cJSON_Delete(o);
-            send_status(rq, GAMES_UNAVAILABLE);
+            send_status(rq, GAME_UNAVAILABLE);
             return;
         }
         cJSON_AddItemToObject(o, rooms[room], r);
@@ -815,8 +815,8 @@ static void post_chat(http_request *rq, game *g, viewer v) {
     }
     if (!chat_rate_ok(rq, g, v) || !admin_allows(rq, ADMIN_DO_CHAT, g, v)) return;
     cJSON *message;
-    games_status st = game_say(g, v, name, text, &message);
-    if (st != GAMES_OK) {
+    game_status st = game_say(g, v, name, text, &message);
+    if (st != GAME_OK) {
         send_status(rq, st);
         return;
     }
@@ -837,8 +837,8 @@ static void chat(http_request *rq, game *g) {
 static void cancel(http_request *rq, game *g) {
     int color = seat_of(rq, g);
     if (!color) return;
-    games_status st = game_cancel(g, color);
-    if (st != GAMES_OK) send_status(rq, st);
+    game_status st = game_cancel(g, color);
+    if (st != GAME_OK) send_status(rq, st);
     else http_send_json(rq, 200, "{\"cancelled\":true}", 18);
 }
 
@@ -847,12 +847,12 @@ static void erase_own_talk(http_request *rq, game *g) {
     int color = seat_of(rq, g);
     if (!color) return;
     int erased = 0;
-    games_status st = game_erase_talk(g, color, &erased);
-    if (st == GAMES_NOT_OVER) {
+    game_status st = game_erase_talk(g, color, &erased);
+    if (st == GAME_NOT_OVER) {
         http_send_error(rq, 409, "game_not_over", "A seat erases its talk after the game ends.");
         return;
     }
-    if (st != GAMES_OK) {
+    if (st != GAME_OK) {
         send_status(rq, st);
         return;
     }
@@ -932,8 +932,8 @@ static void game_route(http_request *rq, const char *rest) {
     memcpy(id, rest, idlen);
     id[idlen] = '\0';
     game *g;
-    games_status st = games_get(rq->srv->gm, id, &g);
-    if (st != GAMES_OK) {
+    game_status st = registry_get(rq->srv->gm, id, &g);
+    if (st != GAME_OK) {
         send_status(rq, st);
         return;
     }
@@ -971,7 +971,7 @@ static void test_clock(http_request *rq) {
     int64_t advance = 0;
     bool ok = json_whole_int64(ms, 0, 1000000000000, &advance);
     cJSON_Delete(o);
-    if (!ok || !games_advance_clock(rq->srv->gm, advance)) {
+    if (!ok || !registry_advance_clock(rq->srv->gm, advance)) {
         http_send_error(rq, 400, "bad_request",
                         "'advance_ms' must be a whole number of milliseconds from 0.");
         return;
@@ -980,7 +980,7 @@ static void test_clock(http_request *rq) {
     retention_wake(rq->srv->rt);
     games_push_clock_moved(rq->srv->gp);
     cJSON *now = cJSON_CreateObject();
-    if (!cJSON_AddNumberToObject(now, "now_ms", (double)games_now_ms(rq->srv->gm))) {
+    if (!cJSON_AddNumberToObject(now, "now_ms", (double)registry_now_ms(rq->srv->gm))) {
         cJSON_Delete(now);
         now = NULL;
     }

@@ -17,7 +17,7 @@
  * server died leaves it pending, and after IDEM_STALE_MS the next request
  * with that key takes it over and runs again.
  *
- * Record times are the games' clock (games_now_ms), which --test-clock
+ * Record times are the games' clock (registry_now_ms), which --test-clock
  * moves, so the 24-hour expiry can be tested. */
 #include "http/api_idempotency.h"
 
@@ -28,7 +28,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "games/games.h"
+#include "games/registry.h"
 #include "games/secrets.h"
 #include "store/store_idempotency.h"
 #include "util/now.h"
@@ -48,7 +48,7 @@
 /* The largest answer kept: the creating answers are a few hundred bytes. */
 #define IDEM_ANSWER_MAX 60000
 /* A pending record with a seed is taken over after this: its request
- * makes the same game again (games_create_drawn), so taking over a request
+ * makes the same game again (registry_create_drawn), so taking over a request
  * that still runs is harmless, and a retry after a crash waits no longer. */
 #define IDEM_TAKEOVER_MS 3000
 #define NONCE_LEN 12
@@ -325,7 +325,7 @@ static void run_keyed(http_request *rq, const idem_names *n, bool seeded, idempo
     owner &= INT64_MAX;
     int64_t give_up = now_monotonic_ms() + IDEM_WAIT_MS;
     for (;;) {
-        int64_t now = games_now_ms(rq->srv->gm);
+        int64_t now = registry_now_ms(rq->srv->gm);
         store_idem_record rec;
         int rc = store_idem_get(st, n->id, &rec);
         int64_t stale = rec.seed ? IDEM_TAKEOVER_MS : IDEM_STALE_MS;

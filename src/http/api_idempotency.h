@@ -14,7 +14,7 @@
 #ifndef PG_HTTP_API_IDEMPOTENCY_H
 #define PG_HTTP_API_IDEMPOTENCY_H
 
-#include "games/games.h"
+#include "games/registry.h"
 #include "http/http_reply.h"
 
 /* What a request does when it runs: answers rq (ctx is the caller's). */
@@ -35,7 +35,7 @@ typedef void (*idempotent_fn)(http_request *rq, void *ctx);
 void idempotency_run(http_request *rq, bool seeded, idempotent_fn run, void *ctx);
 
 /* Within a seeded run: the id, both seat tokens and the invite secret of
- * the game to make (each set; games_create_drawn keeps those the mode
+ * the game to make (each set; registry_create_drawn keeps those the mode
  * uses) and a random bit for a random colour; the same on every run of
  * the same key. False outside one (draw afresh then). */
 bool idempotency_drawn_game(const http_request *rq, game_created *drawn, int *color_bit);

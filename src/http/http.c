@@ -27,7 +27,7 @@
 #include <unistd.h>
 
 #include "http/api_games.h"
-#include "games/games.h"
+#include "games/registry.h"
 #include "http/http_guard.h"
 #include "http/http_reply.h"
 #include "http/hub.h"
@@ -91,7 +91,7 @@ static void handle_live(http_request *rq) {
 static void handle_metrics(http_request *rq) {
     if (!get_only(rq)) return;
     metrics_gauges g = { 0 };
-    games_count(rq->srv->gm, &g.games_loaded, &g.games_in_play);
+    registry_count(rq->srv->gm, &g.games_loaded, &g.games_in_play);
     g.websockets = hub_open_count(rq->srv->hb);
     strbuf sb;
     strbuf_init(&sb);

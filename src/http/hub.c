@@ -26,7 +26,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "games/games.h"
+#include "games/registry.h"
 #include "http/http_reply.h"
 #include "games/lobby.h"
 #include "util/metrics.h"
@@ -41,7 +41,7 @@ enum { CHAT_BATCH = 100 };
 #define LOBBY_PATH "/api/v1/lobby/ws"
 
 typedef struct hub_conn {
-    games_watcher watcher; /* first: the notify callback finds the conn from it */
+    game_watcher watcher; /* first: the notify callback finds the conn from it */
     hub *hb;
     struct mg_connection *conn;
     int fd;              /* -1 if not found */
@@ -263,7 +263,7 @@ static void send_error(hub_conn *hc, const char *code, const char *message) {
 
 /* ---- the writer --------------------------------------------------------- */
 
-static void on_game_changed(games_watcher *w) {
+static void on_game_changed(game_watcher *w) {
     hub_conn *hc = (hub_conn *)w;
     pthread_mutex_lock(&hc->lock);
     hc->due = true;
@@ -274,7 +274,7 @@ static void on_game_changed(games_watcher *w) {
 /* A message in `room`: due only if this socket's viewer may read that room
  * now, so a player's socket never even wakes for the spectators' room
  * before it has sent the end of the game. */
-static void on_game_talk(games_watcher *w, int room) {
+static void on_game_talk(game_watcher *w, int room) {
     hub_conn *hc = (hub_conn *)w;
     pthread_mutex_lock(&hc->lock);
     if (hc->hello_done && game_room_readable(hc->mode, hc->who, room, hc->sent_over)) {
@@ -287,7 +287,7 @@ static void on_game_talk(games_watcher *w, int room) {
 /* Message n of `room` was removed: due if this socket's viewer reads that
  * room now, so every socket that had it hears (one that was about to get
  * it hears too, and then gets its tombstone: nothing it could not read). */
-static void on_game_removed(games_watcher *w, int room, int n) {
+static void on_game_removed(game_watcher *w, int room, int n) {
     hub_conn *hc = (hub_conn *)w;
     pthread_mutex_lock(&hc->lock);
     bool had = hc->hello_done && game_room_readable(hc->mode, hc->who, room, hc->sent_over);
@@ -522,11 +522,11 @@ static int on_connect(const struct mg_connection *cconn, void *cbdata) {
     game *g = NULL;
     const struct mg_request_info *ri = mg_get_request_info(conn);
     bool is_lobby = !strcmp(ri->local_uri, LOBBY_PATH);
-    games_status st = is_lobby                            ? GAMES_OK
-                      : socket_path_id(ri->local_uri, id) ? games_get(hb->srv->gm, id, &g)
-                                                          : GAMES_NOT_FOUND;
-    if (st != GAMES_OK) {
-        if (st == GAMES_NOT_FOUND) refuse_upgrade(conn, hb, 404, "not_found", "No such game.");
+    game_status st = is_lobby                            ? GAME_OK
+                      : socket_path_id(ri->local_uri, id) ? registry_get(hb->srv->gm, id, &g)
+                                                          : GAME_NOT_FOUND;
+    if (st != GAME_OK) {
+        if (st == GAME_NOT_FOUND) refuse_upgrade(conn, hb, 404, "not_found", "No such game.");
         else refuse_upgrade(conn, hb, 503, "unavailable", "The game cannot be loaded now.");
         return 1;
     }

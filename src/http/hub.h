@@ -4,7 +4,7 @@
  * their hello and again after each change of it. A seat's open sockets
  * make it "connected" in its game's view (game_presence).
  *
- * Each socket watches its game (games_watcher) and has its own writer
+ * Each socket watches its game (game_watcher) and has its own writer
  * thread: a change only marks the socket "due" and wakes that thread,
  * which then composes one update (the events since the last one it sent,
  * and the current view, both for its viewer) under the game lock and

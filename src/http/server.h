@@ -15,7 +15,7 @@
 #include "store/store.h"
 
 struct mg_context;
-typedef struct games games;
+typedef struct registry registry;
 typedef struct deadlines deadlines;
 typedef struct computer computer;
 typedef struct lobby lobby;
@@ -28,7 +28,7 @@ typedef struct games_push games_push;
 typedef struct server_ctx {
     server_config cfg;
     store *st;
-    games *gm;
+    registry *gm;
     deadlines *dl;
     computer *cq;
     lobby *lb;

@@ -24,8 +24,8 @@
 #include "http/admin.h"
 #include "server/config.h"
 #include "games/deadlines.h"
-#include "games/games.h"
-#include "games/games_computer.h"
+#include "games/registry.h"
+#include "games/computer_player.h"
 #include "games/games_push.h"
 #include "http/http.h"
 #include "http/hub.h"
@@ -85,12 +85,12 @@ static void fit_process_limit(server_config *cfg) {
 /* The registry and its three clients, each loading its stored games. */
 static bool open_games(server_ctx *srv, char *err, size_t errlen) {
     const server_config *c = &srv->cfg;
-    if (games_open(&srv->gm, srv->st, err, errlen) != GAMES_OK) return false;
-    games_set_options(srv->gm, c->abandon_after, c->test_clock);
+    if (registry_open(&srv->gm, srv->st, err, errlen) != GAME_OK) return false;
+    registry_set_options(srv->gm, c->abandon_after, c->test_clock);
     if (c->test_clock) fprintf(stderr, "phantomgo: warning: --test-clock: anyone here can move the clock\n");
     const char *failed = !(srv->dl = deadlines_start(srv->gm)) ? "cannot start the clock thread"
                          : !(srv->lb = lobby_open(srv->gm))    ? "out of memory"
-                         : !(srv->cq = games_enable_computer(srv->gm))
+                         : !(srv->cq = computer_player_start(srv->gm))
                              ? "cannot start the computer player's threads"
                              : NULL;
     if (failed) snprintf(err, errlen, "%s", failed);
@@ -163,7 +163,7 @@ static void close_parts(server_ctx *srv) {
     games_push_stop(srv->gp); /* before the games it listens to */
     push_sender_stop(srv->ps); /* a send in flight is cut short */
     lobby_close(srv->lb);
-    games_close(srv->gm);
+    registry_close(srv->gm);
     store_close(srv->st); /* pending commits are flushed */
     hub_free(srv->hb);
     ratelimit_free(srv->api_limit);

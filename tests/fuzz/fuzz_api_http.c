@@ -35,7 +35,7 @@
 
 #include "fuzz_util.h"
 #include "server/config.h"
-#include "games/games.h"
+#include "games/registry.h"
 #include "http/http.h"
 #include "http/hub.h"
 #include "http/ratelimit.h"
@@ -184,7 +184,7 @@ static void start_server(void) {
     signal(SIGPIPE, SIG_IGN);
     mg_init_library(0);
     FUZZ_CHECK(store_open(&srv.st, db, "schema.sql", err, sizeof err) == STORE_OK, "store: %s", err);
-    FUZZ_CHECK(games_open(&srv.gm, srv.st, err, sizeof err) == GAMES_OK, "games: %s", err);
+    FUZZ_CHECK(registry_open(&srv.gm, srv.st, err, sizeof err) == GAME_OK, "games: %s", err);
     srv.hb = hub_new(&srv);
     srv.api_limit = ratelimit_new(0, 0);
     srv.create_limit = ratelimit_new(0, 0);

@@ -13,7 +13,7 @@
 
 #include "engine/vertex.h"
 #include "games/computer.h"
-#include "games/games.h"
+#include "games/registry.h"
 
 TEST(computer_share_whole_budget_while_a_worker_is_free) {
     for (int workers = 1; workers <= 8; workers++)
@@ -109,8 +109,8 @@ static bool human_moves(game *g, const char *vertex) {
     free(game_view_copy(g, VIEWER_BLACK, &seq));
     action a = { .kind = ACT_ATTEMPT, .color = BLACK, .point = NO_POINT };
     vertex_parse(vertex, 9, &a.point);
-    games_status st = game_act(g, BLACK, seq + 1, &a, NULL);
-    return st == GAMES_OK;
+    game_status st = game_act(g, BLACK, seq + 1, &a, NULL);
+    return st == GAME_OK;
 }
 
 /* The "computer" object of the human's view: its think_percent and busy. */
@@ -147,8 +147,8 @@ TEST(computer_queue_is_fair_and_shares_the_budget) {
                          .creator_color = BLACK,
                          .level = "easy" };
         game_created c;
-        CHECK_EQ_INT(games_create(f.gm, &req, &c), GAMES_OK);
-        CHECK_EQ_INT(games_get(f.gm, c.id, &g[i]), GAMES_OK);
+        CHECK_EQ_INT(registry_create(f.gm, &req, &c), GAME_OK);
+        CHECK_EQ_INT(registry_get(f.gm, c.id, &g[i]), GAME_OK);
         CHECK(g[i] && human_moves(g[i], "E5"));
     }
     open_script(&s);
@@ -204,8 +204,8 @@ TEST(computer_queue_without_sharing_gives_every_turn_its_budget) {
                          .creator_color = BLACK,
                          .level = "strong" };
         game_created c;
-        CHECK_EQ_INT(games_create(f.gm, &req, &c), GAMES_OK);
-        CHECK_EQ_INT(games_get(f.gm, c.id, &g[i]), GAMES_OK);
+        CHECK_EQ_INT(registry_create(f.gm, &req, &c), GAME_OK);
+        CHECK_EQ_INT(registry_get(f.gm, c.id, &g[i]), GAME_OK);
         CHECK(g[i] && human_moves(g[i], "E5"));
     }
     open_script(&s);

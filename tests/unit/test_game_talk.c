@@ -9,7 +9,7 @@
 
 #include <stdlib.h>
 
-#include "games/games.h"
+#include "games/registry.h"
 #include "store/store_chat.h"
 
 static game *new_game(games_fixture *f, game_mode mode, game_created *c) {
@@ -21,7 +21,7 @@ static game *new_game(games_fixture *f, game_mode mode, game_created *c) {
     req.creator_color = BLACK;
     req.level = "easy";
     game *g = NULL;
-    if (games_create(f->gm, &req, c) != GAMES_OK || games_get(f->gm, c->id, &g) != GAMES_OK) return NULL;
+    if (registry_create(f->gm, &req, c) != GAME_OK || registry_get(f->gm, c->id, &g) != GAME_OK) return NULL;
     return g;
 }
 
@@ -48,12 +48,12 @@ TEST(game_talk_who_reads_which_room) {
 }
 
 typedef struct listening {
-    games_watcher w; /* first */
+    game_watcher w; /* first */
     int updates, talks, last_room;
 } listening;
 
-static void on_update(games_watcher *w) { ((listening *)w)->updates++; }
-static void on_talk(games_watcher *w, int room) {
+static void on_update(game_watcher *w) { ((listening *)w)->updates++; }
+static void on_talk(game_watcher *w, int room) {
     ((listening *)w)->talks++;
     ((listening *)w)->last_room = room;
 }
@@ -75,11 +75,11 @@ TEST(game_talk_messages_wake_talk_only_and_are_numbered_per_room) {
     game_watch(g, &l.w);
     char *before = game_view_copy(g, (viewer)BLACK, NULL);
     cJSON *m = NULL;
-    CHECK_EQ_INT(game_say(g, VIEWER_SPECTATOR, "kib", "D4?", &m), GAMES_OK);
+    CHECK_EQ_INT(game_say(g, VIEWER_SPECTATOR, "kib", "D4?", &m), GAME_OK);
     char *text = text_of(m);
     CHECK(text && strstr(text, "\"room\":\"spectators\",\"n\":1,\"from\":\"spectator\",\"name\":\"kib\""));
     free(text);
-    CHECK_EQ_INT(game_say(g, (viewer)BLACK, NULL, "hello", &m), GAMES_OK);
+    CHECK_EQ_INT(game_say(g, (viewer)BLACK, NULL, "hello", &m), GAME_OK);
     text = text_of(m);
     CHECK(text && strstr(text, "\"room\":\"players\",\"n\":1,\"from\":\"black\",\"name\":null"));
     free(text);
@@ -97,7 +97,7 @@ TEST(game_talk_messages_wake_talk_only_and_are_numbered_per_room) {
     CHECK_EQ_INT(game_chat_last(g, GAME_ROOM_PLAYERS), 1);
     CHECK_EQ_INT(game_chat_last(g, GAME_ROOM_SPECTATORS), 1);
 
-    CHECK_EQ_INT(game_rename(g, BLACK, "Alice"), GAMES_OK);
+    CHECK_EQ_INT(game_rename(g, BLACK, "Alice"), GAME_OK);
     CHECK_EQ_INT(l.updates, 1); /* a name is part of the view */
     text = game_view_copy(g, VIEWER_SPECTATOR, NULL);
     CHECK(
@@ -108,10 +108,10 @@ TEST(game_talk_messages_wake_talk_only_and_are_numbered_per_room) {
     game_release(g);
 
     char err[200]; /* a reopen replays names and numbering */
-    games_close(f.gm);
-    CHECK_EQ_INT(games_open(&f.gm, f.st, err, sizeof err), GAMES_OK);
-    CHECK_EQ_INT(games_get(f.gm, c.id, &g), GAMES_OK);
-    CHECK_EQ_INT(game_say(g, (viewer)BLACK, NULL, "again", &m), GAMES_OK);
+    registry_close(f.gm);
+    CHECK_EQ_INT(registry_open(&f.gm, f.st, err, sizeof err), GAME_OK);
+    CHECK_EQ_INT(registry_get(f.gm, c.id, &g), GAME_OK);
+    CHECK_EQ_INT(game_say(g, (viewer)BLACK, NULL, "again", &m), GAME_OK);
     text = text_of(m);
     CHECK(text && strstr(text, "\"n\":2,\"from\":\"black\",\"name\":\"Alice\""));
     free(text);
@@ -132,9 +132,9 @@ TEST(game_talk_closed_rooms_and_cancelling) {
     game_created c;
     game *hot = new_game(&f, MODE_HOTSEAT, &c);
     cJSON *m = NULL;
-    CHECK_EQ_INT(game_say(hot, VIEWER_SPECTATOR, NULL, "hi", &m), GAMES_CHAT_CLOSED);
+    CHECK_EQ_INT(game_say(hot, VIEWER_SPECTATOR, NULL, "hi", &m), GAME_CHAT_CLOSED);
     CHECK(m == NULL);
-    CHECK_EQ_INT(game_cancel(hot, BLACK), GAMES_SEAT_TAKEN);
+    CHECK_EQ_INT(game_cancel(hot, BLACK), GAME_SEAT_TAKEN);
     game_release(hot);
 
     game *g = new_game(&f, MODE_ONLINE, &c);
@@ -144,15 +144,15 @@ TEST(game_talk_closed_rooms_and_cancelling) {
         return;
     }
     CHECK(!game_cancelled(g));
-    CHECK_EQ_INT(game_cancel(g, BLACK), GAMES_OK);
+    CHECK_EQ_INT(game_cancel(g, BLACK), GAME_OK);
     CHECK(game_cancelled(g));
-    CHECK_EQ_INT(game_cancel(g, BLACK), GAMES_CANCELLED);
+    CHECK_EQ_INT(game_cancel(g, BLACK), GAME_CANCELLED);
     int color = 0;
     char token[SECRET_TEXT_LEN + 1];
-    CHECK_EQ_INT(game_claim(g, c.invite, &color, token), GAMES_CANCELLED);
-    CHECK_EQ_INT(game_say(g, (viewer)BLACK, NULL, "anyone?", &m), GAMES_CANCELLED);
+    CHECK_EQ_INT(game_claim(g, c.invite, &color, token), GAME_CANCELLED);
+    CHECK_EQ_INT(game_say(g, (viewer)BLACK, NULL, "anyone?", &m), GAME_CANCELLED);
     action pass = { .kind = ACT_PASS, .color = BLACK, .point = NO_POINT };
-    CHECK_EQ_INT(game_act(g, BLACK, 1, &pass, NULL), GAMES_CANCELLED);
+    CHECK_EQ_INT(game_act(g, BLACK, 1, &pass, NULL), GAME_CANCELLED);
     char *text = game_view_copy(g, VIEWER_SPECTATOR, NULL);
     CHECK(text && strstr(text, "\"cancelled\":true"));
     free(text);
@@ -184,7 +184,7 @@ TEST(game_talk_a_number_taken_elsewhere_is_taken_again_and_news_wakes_once) {
     snprintf(elsewhere.text, sizeof elsewhere.text, "%s", "from the other server");
     CHECK_EQ_INT(store_append_chat(f.st, c.id, &elsewhere), STORE_OK);
     cJSON *m = NULL;
-    CHECK_EQ_INT(game_say(g, (viewer)BLACK, NULL, "mine", &m), GAMES_OK);
+    CHECK_EQ_INT(game_say(g, (viewer)BLACK, NULL, "mine", &m), GAME_OK);
     char *text = text_of(m);
     CHECK(text && strstr(text, "\"n\":2,\"from\":\"black\""));
     free(text);

@@ -11,11 +11,11 @@ bool games_fixture_open(games_fixture *f) {
     char err[200];
     if (test_tmpdir(f->dir, sizeof f->dir) != 0 || !(f->st = test_store_open(f->dir, "games.db")))
         return false;
-    return games_open(&f->gm, f->st, err, sizeof err) == GAMES_OK;
+    return registry_open(&f->gm, f->st, err, sizeof err) == GAME_OK;
 }
 
 void games_fixture_close(games_fixture *f) {
-    games_close(f->gm);
+    registry_close(f->gm);
     store_close(f->st);
     test_rmtree(f->dir);
 }
@@ -27,10 +27,10 @@ char *game_view_copy(game *g, viewer v, int *seq) {
     return NULL;
 }
 
-games_status game_act_copy(game *g, int color, int seq, const action *a, char **answer) {
+game_status game_act_copy(game *g, int color, int seq, const action *a, char **answer) {
     strbuf sb = { 0 };
-    games_status st = game_act(g, color, seq, a, &sb);
-    *answer = st == GAMES_OK ? strbuf_take(&sb, NULL) : NULL;
+    game_status st = game_act(g, color, seq, a, &sb);
+    *answer = st == GAME_OK ? strbuf_take(&sb, NULL) : NULL;
     strbuf_free(&sb);
     return st;
 }

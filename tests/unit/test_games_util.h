@@ -5,13 +5,13 @@
 
 #include <stdbool.h>
 
-#include "games/games.h"
+#include "games/registry.h"
 #include "store/store.h"
 
 typedef struct games_fixture {
     char dir[256];
     store *st;
-    games *gm;
+    registry *gm;
 } games_fixture;
 
 /* A fresh directory, a store in it and the registry over that store. */
@@ -22,7 +22,7 @@ void games_fixture_close(games_fixture *f);
 /* Viewer v's view of g as text (malloc'd; NULL when it failed), and the
  * seq it is current for in *seq (if not NULL). */
 char *game_view_copy(game *g, viewer v, int *seq);
-/* game_act, its answer's text (malloc'd) in *answer, NULL unless GAMES_OK. */
-games_status game_act_copy(game *g, int color, int seq, const action *a, char **answer);
+/* game_act, its answer's text (malloc'd) in *answer, NULL unless GAME_OK. */
+game_status game_act_copy(game *g, int color, int seq, const action *a, char **answer);
 
 #endif

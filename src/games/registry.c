@@ -1,4 +1,4 @@
-/* games: the registry of games in memory. See games.h.
+/* registry: the games in memory. See registry.h.
  *
  * The registry is a chained hash table under one lock that is only held
  * for lookups, insertions and the sweep, never while a game is loaded from
@@ -7,7 +7,7 @@
  * at most once a minute; the store still has them, so the next request
  * replays them again. (The lobby, the computer's queue and every WebSocket
  * hold references, so the games they need stay.) */
-#include "games/games.h"
+#include "games/registry.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -33,8 +33,8 @@ typedef struct entry {
     struct entry *next;
 } entry;
 
-struct games {
-    game_listener rematch_parents; /* first: the listener finds gm from it */
+struct registry {
+    registry_listener rematch_parents; /* first: the listener finds gm from it */
     game_env env;
     bool test_clock;
     bool computer_allowed;
@@ -52,7 +52,7 @@ static size_t bucket_of(size_t nbuckets, const char *id) {
     return (size_t)(h % nbuckets);
 }
 
-static void table_grow(games *gm) {
+static void table_grow(registry *gm) {
     size_t n = gm->nbuckets * 2;
     entry **b = calloc(n, sizeof *b);
     if (!b) return; /* longer chains, still correct */
@@ -68,7 +68,7 @@ static void table_grow(games *gm) {
     gm->nbuckets = n;
 }
 
-static entry *table_find(games *gm, const char *id) {
+static entry *table_find(registry *gm, const char *id) {
     for (entry *e = gm->buckets[bucket_of(gm->nbuckets, id)]; e; e = e->next)
         if (!strcmp(game_id(e->g), id)) return e;
     return NULL;
@@ -76,7 +76,7 @@ static entry *table_find(games *gm, const char *id) {
 
 /* Table lock held. Unlinks idle games into *dropped (freed by the caller
  * after unlocking). */
-static void sweep(games *gm, int64_t now, entry **dropped) {
+static void sweep(registry *gm, int64_t now, entry **dropped) {
     if (now - gm->last_sweep_ms < SWEEP_EVERY_MS) return;
     gm->last_sweep_ms = now;
     for (size_t i = 0; i < gm->nbuckets; i++)
@@ -105,7 +105,7 @@ static void free_entries(entry *e) {
 /* Inserts g unless a game with its id is there already; returns the one
  * in the table, referenced (g is freed if it lost, or if out of memory:
  * then NULL). */
-static game *table_insert(games *gm, game *g) {
+static game *table_insert(registry *gm, game *g) {
     entry *dropped = NULL, *fresh = malloc(sizeof *fresh);
     pthread_mutex_lock(&gm->lock);
     sweep(gm, now_monotonic_ms(), &dropped);
@@ -133,7 +133,7 @@ static game *table_insert(games *gm, game *g) {
 /* The game with this id if this server holds it in memory (referenced),
  * else NULL: news about a game nobody here holds needs no work, the next
  * load reads the store anyway. */
-static game *held(games *gm, const char *id) {
+static game *held(registry *gm, const char *id) {
     pthread_mutex_lock(&gm->lock);
     entry *e = table_find(gm, id);
     game *g = e ? game_ref(e->g) : NULL;
@@ -152,7 +152,7 @@ static void on_stored_action(void *ctx, const char *id, int seq) {
     game_release(g);
 }
 
-static void refresh_rematch_parents(games *gm, const char *id);
+static void refresh_rematch_parents(registry *gm, const char *id);
 
 static void on_stored_row(void *ctx, const char *id) {
     game *g = held(ctx, id);
@@ -184,12 +184,12 @@ static void on_stored_unchat(void *ctx, const char *id, int room, int n) {
  * it); one created here is in the table already. */
 static void on_created_public(void *ctx, const char *id) {
     game *g;
-    if (games_get(ctx, id, &g) == GAMES_OK) game_release(g);
+    if (registry_get(ctx, id, &g) == GAME_OK) game_release(g);
 }
 
 /* Every game held here, referenced, in a malloc'd array (NULL when there
  * are none or out of memory). */
-static game **held_all(games *gm, size_t *n) {
+static game **held_all(registry *gm, size_t *n) {
     pthread_mutex_lock(&gm->lock);
     game **list = gm->count ? malloc(gm->count * sizeof *list) : NULL;
     *n = 0;
@@ -202,7 +202,7 @@ static game **held_all(games *gm, size_t *n) {
 /* ---- a rematch cancelled from its own page -------------------------------- */
 
 /* A rematch offer ends when its new game is cancelled, however that came
- * about: withdrawn or declined (games_rematch_end), or cancelled by the
+ * about: withdrawn or declined (registry_rematch_end), or cancelled by the
  * offerer on the new game's page (game_cancel). The finished game it came
  * from must then say so, live, which its own code cannot see: the new game
  * does not know where it came from. So the registry listens to every game
@@ -210,7 +210,7 @@ static game **held_all(games *gm, size_t *n) {
  * is; a game cancelled on another server arrives as news of its row. */
 
 /* Calls fn on every game held here whose rematch is game id. */
-static void each_rematch_parent(games *gm, const char *id, void (*fn)(game *parent, const char *id)) {
+static void each_rematch_parent(registry *gm, const char *id, void (*fn)(game *parent, const char *id)) {
     size_t n;
     game **list = held_all(gm, &n);
     for (size_t i = 0; i < n; i++) {
@@ -228,16 +228,16 @@ static void refresh_parent(game *parent, const char *id) {
     game_refresh(parent);
 }
 
-static void refresh_rematch_parents(games *gm, const char *id) { each_rematch_parent(gm, id, refresh_parent); }
+static void refresh_rematch_parents(registry *gm, const char *id) { each_rematch_parent(gm, id, refresh_parent); }
 
-static void on_game_changed(game_listener *l, game *g) {
-    if (game_cancelled(g)) each_rematch_parent((games *)l, game_id(g), game_set_rematch_cancelled);
+static void on_game_changed(registry_listener *l, game *g, const game_change *c) {
+    if (c->cancelled) each_rematch_parent((registry *)l, game_id(g), game_set_rematch_cancelled);
 }
 
 /* Some news may have been lost: every copy held here is read afresh and
  * every public game loaded, as if each had been news. */
 static void on_news_lost(void *ctx) {
-    games *gm = ctx;
+    registry *gm = ctx;
     size_t n;
     game **list = held_all(gm, &n);
     for (size_t i = 0; i < n; i++) {
@@ -245,16 +245,16 @@ static void on_news_lost(void *ctx) {
         game_release(list[i]);
     }
     free(list);
-    games_load_listed(gm, "public_to_list", NULL);
+    registry_load_listed(gm, "public_to_list", NULL);
 }
 
-int games_open(games **out, store *st, char *err, size_t errlen) {
+int registry_open(registry **out, store *st, char *err, size_t errlen) {
     *out = NULL;
-    games *gm = calloc(1, sizeof *gm);
+    registry *gm = calloc(1, sizeof *gm);
     if (!gm || !(gm->buckets = calloc(256, sizeof *gm->buckets))) {
         free(gm);
         snprintf(err, errlen, "out of memory");
-        return GAMES_ERROR;
+        return GAME_ERROR;
     }
     gm->nbuckets = 256;
     gm->env.st = st;
@@ -273,15 +273,15 @@ int games_open(games **out, store *st, char *err, size_t errlen) {
                         .ctx = gm };
     store_watch(st, &news);
     gm->rematch_parents.changed = on_game_changed;
-    games_listen(gm, &gm->rematch_parents);
+    registry_listen(gm, &gm->rematch_parents);
     *out = gm;
-    return GAMES_OK;
+    return GAME_OK;
 }
 
-void games_close(games *gm) {
+void registry_close(registry *gm) {
     if (!gm) return;
     store_watch(gm->env.st, NULL);
-    games_unlisten(gm, &gm->rematch_parents);
+    registry_unlisten(gm, &gm->rematch_parents);
     for (size_t i = 0; i < gm->nbuckets; i++) free_entries(gm->buckets[i]);
     free(gm->buckets);
     pthread_mutex_destroy(&gm->lock);
@@ -289,37 +289,37 @@ void games_close(games *gm) {
     free(gm);
 }
 
-void games_set_options(games *gm, int abandon_after_s, bool test_clock) {
+void registry_set_options(registry *gm, int abandon_after_s, bool test_clock) {
     gm->env.abandon_ms = (int64_t)abandon_after_s * 1000;
     gm->test_clock = test_clock;
 }
 
-void games_listen(games *gm, game_listener *l) {
+void registry_listen(registry *gm, registry_listener *l) {
     pthread_rwlock_wrlock(&gm->env.listeners_lock);
     l->next = gm->env.listeners;
     gm->env.listeners = l;
     pthread_rwlock_unlock(&gm->env.listeners_lock);
 }
 
-void games_unlisten(games *gm, game_listener *l) {
+void registry_unlisten(registry *gm, registry_listener *l) {
     pthread_rwlock_wrlock(&gm->env.listeners_lock);
-    game_listener **pp = &gm->env.listeners;
+    registry_listener **pp = &gm->env.listeners;
     while (*pp && *pp != l) pp = &(*pp)->next;
     if (*pp) *pp = l->next;
     pthread_rwlock_unlock(&gm->env.listeners_lock);
 }
 
-void games_allow_computer(games *gm) { gm->computer_allowed = true; }
+void registry_allow_computer(registry *gm) { gm->computer_allowed = true; }
 
-int64_t games_now_ms(games *gm) { return game_env_now_ms(&gm->env); }
+int64_t registry_now_ms(registry *gm) { return game_env_now_ms(&gm->env); }
 
-bool games_advance_clock(games *gm, int64_t ms) {
+bool registry_advance_clock(registry *gm, int64_t ms) {
     if (!gm->test_clock || ms < 0) return false;
     atomic_fetch_add(&gm->env.clock_offset_ms, ms);
     return true;
 }
 
-void games_count(games *gm, long *loaded, long *in_play) {
+void registry_count(registry *gm, long *loaded, long *in_play) {
     long n = 0, playing = 0;
     pthread_mutex_lock(&gm->lock);
     for (size_t i = 0; i < gm->nbuckets; i++)
@@ -334,12 +334,12 @@ void games_count(games *gm, long *loaded, long *in_play) {
 
 /* ---- loading --------------------------------------------------------------- */
 
-static games_status load_game(games *gm, const char *id, game **out) {
+static game_status load_game(registry *gm, const char *id, game **out) {
     store_game row;
     store_action *acts = NULL;
     int n = 0;
-    games_status st = games_status_of_store(store_load_game(gm->env.st, id, &row, &acts, &n));
-    if (st != GAMES_OK) return st == GAMES_SEAT_TAKEN ? GAMES_ERROR : st;
+    game_status st = game_status_of_store(store_load_game(gm->env.st, id, &row, &acts, &n));
+    if (st != GAME_OK) return st == GAME_SEAT_TAKEN ? GAME_ERROR : st;
     char err[200];
     int rc;
     *out = game_from_store(&gm->env, &row, acts, n, &rc, err, sizeof err);
@@ -348,9 +348,9 @@ static games_status load_game(games *gm, const char *id, game **out) {
     if (!*out) {
         fprintf(stderr, "phantomgo: game %s cannot be replayed from the store: %s\n", id, err);
         /* The database lost halfway through (a failover): try again. */
-        return rc == STORE_UNAVAILABLE ? GAMES_UNAVAILABLE : GAMES_ERROR;
+        return rc == STORE_UNAVAILABLE ? GAME_UNAVAILABLE : GAME_ERROR;
     }
-    return GAMES_OK;
+    return GAME_OK;
 }
 
 static bool id_well_formed(const char *id) {
@@ -360,21 +360,21 @@ static bool id_well_formed(const char *id) {
     return n >= 10;
 }
 
-games_status games_get(games *gm, const char *id, game **out) {
+game_status registry_get(registry *gm, const char *id, game **out) {
     *out = NULL;
-    if (!id_well_formed(id)) return GAMES_NOT_FOUND;
+    if (!id_well_formed(id)) return GAME_NOT_FOUND;
     pthread_mutex_lock(&gm->lock);
     entry *e = table_find(gm, id);
     if (e) *out = game_ref(e->g);
     pthread_mutex_unlock(&gm->lock);
-    if (*out) return GAMES_OK;
+    if (*out) return GAME_OK;
     game *g;
-    games_status st = load_game(gm, id, &g);
-    if (st != GAMES_OK) return st;
+    game_status st = load_game(gm, id, &g);
+    if (st != GAME_OK) return st;
     bool ours = (*out = table_insert(gm, g)) == g;
-    if (!*out) return GAMES_ERROR;
+    if (!*out) return GAME_ERROR;
     if (ours) game_notify(*out); /* loaded: its listeners catch up */
-    return GAMES_OK;
+    return GAME_OK;
 }
 
 /* Game ids copied out of a store_list_games walk, so games are loaded
@@ -397,7 +397,7 @@ static int collect_id(void *ctx, const char *id) {
     return 0;
 }
 
-int games_load_listed(games *gm, const char *which, game_listener *l) {
+int registry_load_listed(registry *gm, const char *which, registry_listener *l) {
     id_list list = { NULL, 0, 0 };
     int rc = store_list_games(gm->env.st, which, collect_id, &list);
     if (rc != STORE_OK)
@@ -405,8 +405,12 @@ int games_load_listed(games *gm, const char *which, game_listener *l) {
                 rc == 1 ? "out of memory" : store_strerror(rc));
     for (size_t i = 0; i < list.n; i++) {
         game *g;
-        if (games_get(gm, list.ids[i], &g) != GAMES_OK) continue;
-        if (l) l->changed(l, g);
+        if (registry_get(gm, list.ids[i], &g) != GAME_OK) continue;
+        if (l) {
+            game_change c;
+            game_change_now(g, &c);
+            l->changed(l, g, &c);
+        }
         game_release(g);
     }
     free(list.ids);
@@ -469,84 +473,84 @@ static bool fill_row(store_game *row, const game_new *req, int64_t now, game_cre
 
 /* Stores a new game's row: the plain insert, or with rematch_of the
  * rematch transaction (the new row and the link from the old game). */
-static int store_new_row(games *gm, const store_game *row, const char *rematch_of) {
+static int store_new_row(registry *gm, const store_game *row, const char *rematch_of) {
     return rematch_of ? store_create_rematch(gm->env.st, rematch_of, row)
                       : store_insert_game(gm->env.st, row);
 }
 
 /* A new game stored and in the table, told to the listeners. Its id and
  * secrets are drawn now, or are drawn's (all of them given). */
-static games_status create_one(games *gm, const game_new *req, const char *rematch_of,
+static game_status create_one(registry *gm, const game_new *req, const char *rematch_of,
                                const game_created *drawn, game_created *out) {
     store_game row;
     memset(&row, 0, sizeof row);
     memset(out, 0, sizeof *out);
     if (drawn) *out = *drawn;
-    bool ok = (drawn || secrets_new_game_id(out->id)) && fill_row(&row, req, games_now_ms(gm), out);
+    bool ok = (drawn || secrets_new_game_id(out->id)) && fill_row(&row, req, registry_now_ms(gm), out);
     int rc = ok ? store_new_row(gm, &row, rematch_of) : STORE_ERROR;
     char err[200] = "";
     int load_rc = STORE_OK;
     game *g = rc == STORE_OK ? game_from_store(&gm->env, &row, NULL, 0, &load_rc, err, sizeof err) : NULL;
     store_game_free_fields(&row);
-    if (rc == STORE_CONFLICT) return GAMES_SEAT_TAKEN; /* the caller sorts it out */
-    if (rc != STORE_OK) return games_status_of_store(rc);
+    if (rc == STORE_CONFLICT) return GAME_SEAT_TAKEN; /* the caller sorts it out */
+    if (rc != STORE_OK) return game_status_of_store(rc);
     if (!g) {
         fprintf(stderr, "phantomgo: game %s: created but not loaded: %s\n", out->id, err);
-        return load_rc == STORE_UNAVAILABLE ? GAMES_UNAVAILABLE : GAMES_ERROR;
+        return load_rc == STORE_UNAVAILABLE ? GAME_UNAVAILABLE : GAME_ERROR;
     }
     metrics_game_created();
-    if (!(g = table_insert(gm, g))) return GAMES_ERROR;
+    if (!(g = table_insert(gm, g))) return GAME_ERROR;
     game_notify(g);
     game_release(g);
-    return GAMES_OK;
+    return GAME_OK;
 }
 
-games_status games_create(games *gm, const game_new *req, game_created *out) {
-    if (req->mode == MODE_COMPUTER && !gm->computer_allowed) return GAMES_NO_BOT;
+game_status registry_create(registry *gm, const game_new *req, game_created *out) {
+    if (req->mode == MODE_COMPUTER && !gm->computer_allowed) return GAME_NO_BOT;
     for (int attempt = 0; attempt < CREATE_ATTEMPTS; attempt++) {
-        games_status st = create_one(gm, req, NULL, NULL, out);
-        if (st != GAMES_SEAT_TAKEN) return st; /* a conflict: an id drawn twice, draw again */
+        game_status st = create_one(gm, req, NULL, NULL, out);
+        if (st != GAME_SEAT_TAKEN) return st; /* a conflict: an id drawn twice, draw again */
     }
-    return GAMES_ERROR;
+    return GAME_ERROR;
 }
 
 /* Is the stored game `id` the one c describes: does c's first token hold
  * one of its seats? */
-static bool is_created(games *gm, const game_created *c) {
+static bool is_created(registry *gm, const game_created *c) {
     const char *token = c->token[BLACK][0] ? c->token[BLACK] : c->token[WHITE];
     game *g;
-    if (games_get(gm, c->id, &g) != GAMES_OK) return false;
+    if (registry_get(gm, c->id, &g) != GAME_OK) return false;
     bool mine = token[0] && game_seat_of(g, token) != 0;
     game_release(g);
     return mine;
 }
 
-games_status games_create_drawn(games *gm, const game_new *req, const game_created *drawn,
+game_status registry_create_drawn(registry *gm, const game_new *req, const game_created *drawn,
                                 game_created *out) {
-    if (req->mode == MODE_COMPUTER && !gm->computer_allowed) return GAMES_NO_BOT;
-    games_status st = create_one(gm, req, NULL, drawn, out);
-    if (st != GAMES_SEAT_TAKEN) return st;
+    if (req->mode == MODE_COMPUTER && !gm->computer_allowed) return GAME_NO_BOT;
+    game_status st = create_one(gm, req, NULL, drawn, out);
+    if (st != GAME_SEAT_TAKEN) return st;
     /* The id exists: made by an earlier attempt of this very request, or
      * (a chance of about 2^-62) by another. */
-    return is_created(gm, out) ? GAMES_OK : GAMES_ERROR;
+    return is_created(gm, out) ? GAME_OK : GAME_ERROR;
 }
 
 /* ---- rematch --------------------------------------------------------------- */
 
 /* The rematch the store holds for game id ("" if none). */
-static games_status stored_rematch(games *gm, const char *id, char rematch[24]) {
+static game_status stored_rematch(registry *gm, const char *id, char rematch[24]) {
     store_game row;
-    games_status st = games_status_of_store(store_load_game(gm->env.st, id, &row, NULL, NULL));
-    if (st != GAMES_OK) return st == GAMES_SEAT_TAKEN ? GAMES_ERROR : st;
+    game_status st = game_status_of_store(store_load_game(gm->env.st, id, &row, NULL, NULL));
+    if (st != GAME_OK) return st == GAME_SEAT_TAKEN ? GAME_ERROR : st;
     snprintf(rematch, 24, "%s", row.rematch_id);
     store_game_free_fields(&row);
-    return GAMES_OK;
+    return GAME_OK;
 }
 
 /* Creates g's rematch for seat `color` in one store transaction. Another
  * seat's rematch created meanwhile makes the store refuse ours; then
  * *existing names theirs. */
-static games_status rematch_create(games *gm, game *g, int color, game_created *out, char existing[24]) {
+static game_status rematch_create(registry *gm, game *g, int color, game_created *out, char existing[24]) {
     char level[16];
     game_new req;
     memset(&req, 0, sizeof req);
@@ -555,93 +559,93 @@ static games_status rematch_create(games *gm, game *g, int color, game_created *
     req.level = level;
     req.aid = game_has_aid(g);
     for (int attempt = 0; attempt < CREATE_ATTEMPTS; attempt++) {
-        games_status st = create_one(gm, &req, game_id(g), NULL, out);
-        if (st == GAMES_OK) {
+        game_status st = create_one(gm, &req, game_id(g), NULL, out);
+        if (st == GAME_OK) {
             /* The other seat is the opponent's, taken by their own rematch
              * call: its invite secret is told to nobody. */
             out->invite[0] = '\0';
             game_set_rematch(g, out->id);
-            return GAMES_OK;
+            return GAME_OK;
         }
-        if (st != GAMES_SEAT_TAKEN) return st;
+        if (st != GAME_SEAT_TAKEN) return st;
         st = stored_rematch(gm, game_id(g), existing);
-        if (st != GAMES_OK || existing[0]) return st;
+        if (st != GAME_OK || existing[0]) return st;
     }
-    return GAMES_ERROR;
+    return GAME_ERROR;
 }
 
 /* The other seat takes its place in the rematch the first seat created.
  * A rematch cancelled meanwhile (the offer withdrawn while this call ran,
  * or the offerer cancelled that game) is marked so in g. */
-static games_status rematch_join(games *gm, game *g, const char *id, int color, game_created *out) {
+static game_status rematch_join(registry *gm, game *g, const char *id, int color, game_created *out) {
     game *ng;
-    games_status st = games_get(gm, id, &ng);
-    if (st != GAMES_OK) return st;
+    game_status st = registry_get(gm, id, &ng);
+    if (st != GAME_OK) return st;
     int seat = color_other(color);
-    if (game_rematch_invited_color(ng) == color) st = GAMES_OWN_OFFER;
+    if (game_rematch_invited_color(ng) == color) st = GAME_OWN_OFFER;
     else st = game_take_rematch_seat(ng, seat, out->token[seat]);
-    if (st == GAMES_OK) snprintf(out->id, sizeof out->id, "%s", id);
-    if (st == GAMES_SEAT_TAKEN && game_cancelled(ng)) {
+    if (st == GAME_OK) snprintf(out->id, sizeof out->id, "%s", id);
+    if (st == GAME_SEAT_TAKEN && game_cancelled(ng)) {
         game_set_rematch_cancelled(g, id);
-        st = GAMES_NO_REMATCH;
+        st = GAME_NO_REMATCH;
     }
     game_release(ng);
     return st;
 }
 
-/* g's open rematch offer, copied into id: GAMES_NOT_OVER, GAMES_NO_REMATCH. */
-static games_status open_rematch(game *g, char id[24]) {
+/* g's open rematch offer, copied into id: GAME_NOT_OVER, GAME_NO_REMATCH. */
+static game_status open_rematch(game *g, char id[24]) {
     bool over, cancelled;
     game_rematch_of(g, &over, id, &cancelled);
-    if (!over) return GAMES_NOT_OVER;
-    return id[0] && !cancelled ? GAMES_OK : GAMES_NO_REMATCH;
+    if (!over) return GAME_NOT_OVER;
+    return id[0] && !cancelled ? GAME_OK : GAME_NO_REMATCH;
 }
 
-games_status games_rematch(games *gm, game *g, int color, bool *created, game_created *out) {
+game_status registry_rematch(registry *gm, game *g, int color, bool *created, game_created *out) {
     memset(out, 0, sizeof *out);
     *created = false;
     char existing[24] = "";
-    games_status st = open_rematch(g, existing);
-    if (st == GAMES_OK) {
+    game_status st = open_rematch(g, existing);
+    if (st == GAME_OK) {
         st = rematch_join(gm, g, existing, color, out);
         /* The offer ended while we looked: this call makes a new one. */
-        if (st != GAMES_NO_REMATCH) return st == GAMES_OWN_OFFER ? GAMES_SEAT_TAKEN : st;
+        if (st != GAME_NO_REMATCH) return st == GAME_OWN_OFFER ? GAME_SEAT_TAKEN : st;
         memset(out, 0, sizeof *out);
-    } else if (st != GAMES_NO_REMATCH) {
+    } else if (st != GAME_NO_REMATCH) {
         return st;
     }
     existing[0] = '\0';
     st = rematch_create(gm, g, color, out, existing);
-    if (st != GAMES_OK) return st;
+    if (st != GAME_OK) return st;
     *created = !existing[0];
-    if (*created) return GAMES_OK;
+    if (*created) return GAME_OK;
     memset(out, 0, sizeof *out);
     return rematch_join(gm, g, existing, color, out);
 }
 
-games_status games_rematch_accept(games *gm, game *g, int color, game_created *out) {
+game_status registry_rematch_accept(registry *gm, game *g, int color, game_created *out) {
     memset(out, 0, sizeof *out);
     char existing[24] = "";
-    games_status st = open_rematch(g, existing);
-    return st == GAMES_OK ? rematch_join(gm, g, existing, color, out) : st;
+    game_status st = open_rematch(g, existing);
+    return st == GAME_OK ? rematch_join(gm, g, existing, color, out) : st;
 }
 
-games_status games_rematch_end(games *gm, game *g, int color, bool withdraw) {
+game_status registry_rematch_end(registry *gm, game *g, int color, bool withdraw) {
     char existing[24] = "";
-    games_status st = open_rematch(g, existing);
-    if (st != GAMES_OK) return st;
+    game_status st = open_rematch(g, existing);
+    if (st != GAME_OK) return st;
     game *ng;
-    if ((st = games_get(gm, existing, &ng)) != GAMES_OK) return st;
+    if ((st = registry_get(gm, existing, &ng)) != GAME_OK) return st;
     int offerer = game_rematch_invited_color(ng);
-    if (!offerer) st = game_cancelled(ng) ? GAMES_NO_REMATCH : GAMES_SEAT_TAKEN;
-    else if (withdraw && offerer != color) st = GAMES_NOT_OFFERER;
-    else if (!withdraw && offerer == color) st = GAMES_OWN_OFFER;
+    if (!offerer) st = game_cancelled(ng) ? GAME_NO_REMATCH : GAME_SEAT_TAKEN;
+    else if (withdraw && offerer != color) st = GAME_NOT_OFFERER;
+    else if (!withdraw && offerer == color) st = GAME_OWN_OFFER;
     else st = game_cancel(ng, color_other(offerer));
     /* Accepted meanwhile: the cancel finds the seat taken (SEAT_TAKEN). */
-    if (st == GAMES_CANCELLED) st = GAMES_NO_REMATCH;
+    if (st == GAME_CANCELLED) st = GAME_NO_REMATCH;
     /* Our cancel marked g already (the registry's listener); one made
      * elsewhere may not have reached g yet. */
-    if (st == GAMES_NO_REMATCH && !offerer) game_set_rematch_cancelled(g, existing);
+    if (st == GAME_NO_REMATCH && !offerer) game_set_rematch_cancelled(g, existing);
     game_release(ng);
     return st;
 }

@@ -1,7 +1,7 @@
-/* games_computer: the computer player behind `computer` games (see
- * games_computer.c). */
-#ifndef PG_GAMES_GAMES_COMPUTER_H
-#define PG_GAMES_GAMES_COMPUTER_H
+/* computer_player: the computer player behind `computer` games (see
+ * computer_player.c). */
+#ifndef PG_GAMES_COMPUTER_PLAYER_H
+#define PG_GAMES_COMPUTER_PLAYER_H
 
 #include <stdbool.h>
 
@@ -10,6 +10,6 @@
 /* Starts the computer's workers (one per core) on gm and queues the stored
  * games where it is to move; NULL if they cannot start. Call once, before
  * serving. */
-computer *games_enable_computer(games *gm);
+computer *computer_player_start(registry *gm);
 
 #endif

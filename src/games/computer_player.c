@@ -1,4 +1,4 @@
-/* games_computer: plugs the computer player (src/bot) into the games
+/* computer_player: plugs the computer player (src/bot) into the games
  * module's hook, so a `computer` game's seat is played by the bot. Its
  * time per decision is also capped by what its clock allows (think_ms).
  *
@@ -18,7 +18,7 @@
  * PHANTOMGO_COMPUTER_SHARE=off gives every turn its whole budget (the
  * reference the benchmark compares with), PHANTOMGO_COMPUTER_THREADS=N
  * sets the number of workers (one per core otherwise). */
-#include "games/games_computer.h"
+#include "games/computer_player.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,7 +55,7 @@ static bool computer_choose(void *ctx, const bot_request *rq, action *out) {
     return true;
 }
 
-computer *games_enable_computer(games *gm) {
+computer *computer_player_start(registry *gm) {
     static computer_ctx ctx;
     const char *budget = getenv("PHANTOMGO_BOT_PLAYOUTS");
     ctx.test_playouts = budget ? atoi(budget) : 0;
