@@ -229,6 +229,7 @@ static bool reload_log(game *g) {
     referee *ref = g->ref;
     g->ref = fresh->ref;
     fresh->ref = ref;
+    game_clock_forget(g);
     int64_t *at = g->at_ms;
     g->at_ms = fresh->at_ms;
     fresh->at_ms = at;
@@ -457,6 +458,7 @@ static game_status commit_event(game *g, const action *a, const ref_event *ev, i
     if (!before) abort(); /* cannot happen short of memory: the log replayed before */
     referee_free(g->ref);
     g->ref = before;
+    game_clock_forget(g);
     fprintf(stderr, "phantomgo: game %s: action %d not stored (%s)\n", g->id, sa.seq, store_strerror(rc));
     /* A taken seq: another server moved the game on. Unavailable: the
      * commit may have happened all the same. Either way the log decides. */
@@ -471,7 +473,7 @@ static game_status commit_event(game *g, const action *a, const ref_event *ev, i
 static int enforce_clock(game *g, int64_t now) {
     if (referee_result(g->ref).over) return 0;
     game_clock c;
-    game_clock_fold(g, g->ref, referee_event_count(g->ref), &c);
+    game_clock_now(g, &c);
     if (!clock_flagged(&c, now)) return 0;
     action a = { .kind = ACT_TIMEOUT, .color = c.running, .point = NO_POINT };
     const ref_event *ev;

@@ -19,6 +19,18 @@
 
 enum { VIEWERS = 4 }; /* index by viewer: 1 black, 2 white, 3 spectator */
 
+/* A game's clock folded through its first `upto` events and kept current
+ * as events arrive (game_clock.c): the running side and whose turn it is,
+ * before the last step that starts a clock not yet running. */
+typedef struct clock_fold {
+    bool valid;         /* false: fold again from the first event */
+    int upto;           /* events folded */
+    int64_t started_ms; /* the row's started_at_ms it was folded with */
+    int to_move;
+    bool running, stopped;
+    game_clock c;
+} clock_fold;
+
 typedef struct seat_answer { /* a seat's last accepted action (its answer is rendered on a retry) */
     int seq;                 /* 0: none */
     action act;
@@ -66,6 +78,7 @@ struct game {
      * the log is reloaded before the next action is judged. */
     bool log_in_doubt;
     int computer_percent; /* share of its budget the computer's latest turn got; 0: none yet */
+    clock_fold clock;     /* the clock kept current (game_clock_now) */
 
     /* Watcher lock. */
     pthread_mutex_t watch_lock;
@@ -77,9 +90,15 @@ struct game {
 };
 
 /* game_clock.c (game lock held) */
-/* The clock of g after the first `upto` events of referee r (g's own or a
- * replay of it). */
+/* The clock of g after the first `upto` events of referee r (a replay of
+ * g's, for a retry's answer): folded from the first event. */
 void game_clock_fold(const game *g, const referee *r, int upto, game_clock *out);
+/* The clock of g now, after all its events: the kept fold, carried
+ * forward over the events since it was last read. */
+void game_clock_now(game *g, game_clock *out);
+/* The referee or its times were replaced (a reload, a failed commit): the
+ * next game_clock_now folds again from the first event. */
+void game_clock_forget(game *g);
 /* When a claim of abandonment becomes allowed under clock c, or -1. */
 int64_t game_claim_at(const game *g, const game_clock *c);
 /* GAME_OK if seat `claimer` may claim g as abandoned at now. */
@@ -97,8 +116,9 @@ void game_watching(game *g, int delta);
 void game_aid_free(game *g);
 
 /* game_view.c (game lock held) */
-/* When the side to move runs out, or INT64_MAX (over, or no limit). */
-int64_t game_deadline_locked(const game *g);
+/* When the side to move runs out, or INT64_MAX (over, or no limit); it
+ * carries the kept clock forward (game_clock_now). */
+int64_t game_deadline_locked(game *g);
 /* Drops the cached views (after any change). */
 void game_invalidate(game *g);
 /* Appends {"event":..,"view":..} of seat color to event seq, rendered

@@ -84,7 +84,8 @@ static bool append_view(game *g, const referee *r, viewer v, int upto, int64_t n
         strbuf_append(out, g->view_text[v], g->view_text_len[v]);
     }
     game_clock c;
-    game_clock_fold(g, r, upto, &c);
+    if (r == g->ref && upto == referee_event_count(r)) game_clock_now(g, &c);
+    else game_clock_fold(g, r, upto, &c);
     return view_json_close(out, &c, now, game_claim_at(g, &c), computer_percent_of(g));
 }
 
@@ -160,10 +161,10 @@ static bool computer_due_locked(const game *g) {
 }
 
 /* Game lock held. */
-int64_t game_deadline_locked(const game *g) {
+int64_t game_deadline_locked(game *g) {
     if (referee_result(g->ref).over) return INT64_MAX;
     game_clock c;
-    game_clock_fold(g, g->ref, referee_event_count(g->ref), &c);
+    game_clock_now(g, &c);
     return clock_deadline(&c);
 }
 
@@ -216,7 +217,7 @@ bool game_computer_turn_of(game *g, game_computer_turn *out) {
     int n = referee_event_count(g->ref);
     if (due) {
         game_clock clock;
-        game_clock_fold(g, g->ref, n, &clock);
+        game_clock_now(g, &clock);
         out->think_ms = clock_think_budget_ms(&clock, game_env_now_ms(g->env));
         out->n_obs = n;
         out->obs = malloc(sizeof *out->obs * (size_t)(n > 0 ? n : 1));

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "engine/vertex.h"
+#include "games/game_internal.h"
 #include "games/registry.h"
 
 /* The registry with the options the server gives it (abandonment after
@@ -293,4 +294,50 @@ TEST(store_ping_answers) {
     CHECK_EQ_INT(store_ping(NULL), STORE_ERROR);
     store_close(st);
     test_rmtree(dir);
+}
+
+/* The clock a game keeps current as events arrive equals the one folded
+ * from the whole log, after every kind of event, after a failed turn's
+ * illegal tries, and after the game is replayed from the store. */
+static bool kept_clock_is_folded(game *g) {
+    game_clock kept, folded;
+    pthread_mutex_lock(&g->lock);
+    game_clock_now(g, &kept);
+    game_clock_fold(g, g->ref, referee_event_count(g->ref), &folded);
+    pthread_mutex_unlock(&g->lock);
+    return !memcmp(&kept, &folded, sizeof kept);
+}
+
+TEST(games_clock_kept_current_equals_the_fold) {
+    games_fixture f;
+    CHECK(fixture_open(&f));
+    if (!f.gm) return;
+    game_new req = hotseat();
+    req.tc.kind = TC_BYOYOMI;
+    req.tc.main_s = 30;
+    req.tc.periods = 3;
+    req.tc.period_s = 10;
+    game_created c;
+    CHECK_EQ_INT(registry_create(f.gm, &req, &c), GAME_OK);
+    game *g;
+    CHECK_EQ_INT(registry_get(f.gm, c.id, &g), GAME_OK);
+    CHECK(kept_clock_is_folded(g));
+    /* seq 3 is Black's illegal try on White's hidden stone: Black keeps the turn. */
+    static const struct { int color; const char *vertex; } turns[] = {
+        { BLACK, "E5" }, { WHITE, "C3" }, { BLACK, "C3" }, { BLACK, "G7" }, { WHITE, "pass" }, { BLACK, "D4" },
+    };
+    for (int i = 0; i < 6; i++) {
+        CHECK(registry_advance_clock(f.gm, 7000 + 1000 * i));
+        action a = strcmp(turns[i].vertex, "pass") ? attempt(turns[i].color, turns[i].vertex, 9)
+                                                   : (action){ .kind = ACT_PASS, .color = turns[i].color };
+        CHECK_EQ_INT(game_act(g, turns[i].color, i + 1, &a, NULL), GAME_OK);
+        CHECK(kept_clock_is_folded(g));
+    }
+    game_release(g);
+    fixture_reopen(&f);
+    CHECK_EQ_INT(registry_get(f.gm, c.id, &g), GAME_OK);
+    CHECK(kept_clock_is_folded(g));
+    CHECK(game_deadline(g) != INT64_MAX);
+    game_release(g);
+    games_fixture_close(&f);
 }
