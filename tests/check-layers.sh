@@ -59,7 +59,7 @@ wire     ^(civetweb|sqlite3|libpq|pthread|unistd|fcntl|sys/)
 store    ^(civetweb|cjson/|cJSON)
 push     ^(civetweb|cjson/|cJSON|sqlite3|libpq)
 config   ^(civetweb|cjson/|cJSON|sqlite3|libpq)
-games    ^(civetweb|sqlite3|libpq)
+games    ^(civetweb|cjson/|cJSON|sqlite3|libpq)
 http     ^(sqlite3|libpq)
 '
 
@@ -149,6 +149,11 @@ done
 stray=$(grep -rln 'cJSON_Parse' src --include='*.c' | grep -v '^src/wire/json_parse\.c$')
 if [ -z "$stray" ]; then pass=$((pass + 1))
 else failed "cJSON_Parse outside src/wire/json_parse.c (use json_parse()): $(echo $stray)"; fi
+# The games layer hands out C values and text src/wire renders: not one
+# cJSON value in src/games (JSON trees are wire's and http's business).
+trees=$(grep -rlw 'cJSON' src/games)
+if [ -z "$trees" ]; then pass=$((pass + 1))
+else failed "cJSON in src/games (render through src/wire): $(echo $trees)"; fi
 # Within games and http, no circle among a folder's files either, in
 # the include graph or in the graph of calls between objects
 # (scripts/file-circles.py).

@@ -16,7 +16,7 @@
 #include "store/store_chat.h"
 #include "util/now.h"
 #include "wire/clock_json.h"
-#include "wire/json_parse.h"
+#include "wire/options_json.h"
 #include "wire/settings_json.h"
 
 /* ---- facts ----------------------------------------------------------------- */
@@ -82,25 +82,14 @@ bool game_idle(const game *g, int64_t now, int64_t idle_ms) {
  * the aid existed: off), plus {"level":"medium","computer":"white"} for
  * computer games. */
 static bool read_options(game *g) {
-    if (!mode_parse(g->row.mode, &g->mode)) return false;
-    cJSON *o = json_parse_str(g->row.options_json ? g->row.options_json : "{}", NULL);
-    g->aid = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "deduction_aid"));
-    if (!o || g->mode != MODE_COMPUTER) {
-        cJSON_Delete(o);
-        return o != NULL;
-    }
-    const cJSON *level = cJSON_GetObjectItemCaseSensitive(o, "level");
-    const cJSON *comp = cJSON_GetObjectItemCaseSensitive(o, "computer");
-    bool ok = cJSON_IsString(level) && cJSON_IsString(comp);
-    if (ok) {
-        snprintf(g->level, sizeof g->level, "%s", level->valuestring);
-        g->computer_color = !strcmp(comp->valuestring, "black")   ? BLACK
-                            : !strcmp(comp->valuestring, "white") ? WHITE
-                                                                  : 0;
-        ok = g->computer_color != 0;
-    }
-    cJSON_Delete(o);
-    return ok;
+    table_options o;
+    if (!mode_parse(g->row.mode, &g->mode) ||
+        !table_options_parse(g->row.options_json, g->mode == MODE_COMPUTER, &o))
+        return false;
+    g->aid = o.deduction_aid;
+    snprintf(g->level, sizeof g->level, "%s", o.level);
+    g->computer_color = o.computer_color;
+    return true;
 }
 
 static bool action_from_store(const store_action *sa, int size, action *out) {

@@ -26,8 +26,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <cjson/cJSON.h>
-
 #include "engine/clock.h"
 #include "engine/referee.h"
 #include "engine/view.h"
@@ -328,16 +326,17 @@ bool game_room_readable(game_mode mode, viewer v, int room, bool over);
 /* Sets (or with "" or NULL removes) seat color's display name, already
  * checked by wire/talk_text; stored, then everyone is told. */
 game_status game_rename(game *g, int color, const char *name);
-/* {"black":..,"white":..} (the caller owns it; NULL when out of memory). */
-cJSON *game_names_json(game *g);
+/* Appends {"black":..,"white":..}, the seats' names; false when out of
+ * memory. */
+bool game_names_text(game *g, strbuf *out);
 
 /* A message by seat `author` (players' room) or a spectator
  * (VIEWER_SPECTATOR, with the name it chose or NULL: spectators' room),
  * its text already checked. Stored before the answer, like an action; it
- * changes no seq and no view. *message: the message as chat_json renders
- * it (the caller owns it). GAME_CHAT_CLOSED for a spectator of a hot-seat
+ * changes no seq and no view. The message, as chat_json renders it, is
+ * appended to message. GAME_CHAT_CLOSED for a spectator of a hot-seat
  * or computer game, GAME_CHAT_FULL, GAME_CANCELLED. */
-game_status game_say(game *g, viewer author, const char *name, const char *text, cJSON **message);
+game_status game_say(game *g, viewer author, const char *name, const char *text, strbuf *message);
 /* The highest message number of a room (0: none). */
 int game_chat_last(game *g, int room);
 
@@ -360,10 +359,16 @@ game_status game_erase_talk(game *g, int seat, int *erased);
 /* Message n of `room` is a tombstone now (removed here, or news of
  * another server): the watchers are told, once. */
 void game_chat_removed(game *g, int room, int n);
-/* {"messages":[n > after, at most `limit`, the newest],"last":N} of a room,
- * read from the store (the caller decides who may read it); NULL when the
- * store cannot be read or out of memory. */
-cJSON *game_chat_room(game *g, int room, int after, int limit);
+/* Appends {"messages":[n > after, at most `limit`, the newest],"last":N}
+ * of a room, read from the store (the caller decides who may read it):
+ * GAME_UNAVAILABLE when the store cannot be read, GAME_ERROR when out of
+ * memory. */
+game_status game_chat_room_text(game *g, int room, int after, int limit, strbuf *out);
+/* The same messages, each as its WebSocket frame {"type":"chat",
+ * "message":{..}} handed to each(ctx, n, frame, len) in order; a false
+ * from each stops (GAME_UNAVAILABLE). */
+typedef bool (*game_frame_fn)(void *ctx, int n, const char *frame, size_t len);
+game_status game_chat_frames(game *g, int room, int after, int limit, game_frame_fn each, void *ctx);
 
 
 /* ---- watchers --------------------------------------------------------------- */

@@ -85,11 +85,11 @@ void game_watching(game *g, int delta) {
 
 /* ---- names ------------------------------------------------------------- */
 
-cJSON *game_names_json(game *g) {
+bool game_names_text(game *g, strbuf *out) {
     pthread_mutex_lock(&g->lock);
-    cJSON *o = chat_json_names(g->names[BLACK], g->names[WHITE]);
+    bool ok = chat_json_names_append(out, g->names[BLACK], g->names[WHITE]);
     pthread_mutex_unlock(&g->lock);
-    return o;
+    return ok;
 }
 
 game_status game_rename(game *g, int color, const char *name) {
@@ -151,10 +151,9 @@ static game_status say_locked(game *g, int room, int author, const char *name, c
     return GAME_UNAVAILABLE;
 }
 
-game_status game_say(game *g, viewer author, const char *name, const char *text, cJSON **message) {
+game_status game_say(game *g, viewer author, const char *name, const char *text, strbuf *message) {
     bool seat = author == (viewer)BLACK || author == (viewer)WHITE;
     int room = seat ? GAME_ROOM_PLAYERS : GAME_ROOM_SPECTATORS;
-    *message = NULL;
     if (!seat && g->mode != MODE_ONLINE) return GAME_CHAT_CLOSED;
     store_chat_message *m = calloc(1, sizeof *m);
     if (!m) return GAME_ERROR;
@@ -163,27 +162,55 @@ game_status game_say(game *g, viewer author, const char *name, const char *text,
     pthread_mutex_unlock(&g->lock);
     if (st == GAME_OK) {
         chat_entry e = entry_of(m);
-        *message = chat_json_message(&e);
         notify_talk(g, room);
-        if (!*message) st = GAME_ERROR;
+        if (!chat_json_message_append(message, &e)) st = GAME_ERROR;
     }
     free(m);
     return st;
 }
 
-cJSON *game_chat_room(game *g, int room, int after, int limit) {
-    store_chat_message *list = NULL;
-    int count = 0;
-    int last = game_chat_last(g, room);
-    if (last - after > limit) after = last - limit;
-    if (store_read_chat(g->env->st, g->id, room, after, limit, &list, &count) != STORE_OK) return NULL;
-    chat_entry *entries = count ? calloc((size_t)count, sizeof *entries) : NULL;
-    cJSON *o = NULL;
-    if (!count || entries) {
-        for (int i = 0; i < count; i++) entries[i] = entry_of(&list[i]);
-        o = chat_json_room(entries, count, last);
+/* Messages n > after of `room` (at most limit, the newest), read from
+ * the store as their entries (removed ones blank); *last: the room's
+ * highest number. STORE_* code. */
+static int read_room(game *g, int room, int after, int limit, store_chat_message **list, chat_entry **entries,
+                     int *count, int *last) {
+    *list = NULL;
+    *entries = NULL;
+    *count = 0;
+    *last = game_chat_last(g, room);
+    if (*last - after > limit) after = *last - limit;
+    int rc = store_read_chat(g->env->st, g->id, room, after, limit, list, count);
+    if (rc != STORE_OK) return rc;
+    *entries = *count ? calloc((size_t)*count, sizeof **entries) : NULL;
+    if (*count && !*entries) return STORE_ERROR;
+    for (int i = 0; i < *count; i++) (*entries)[i] = entry_of(&(*list)[i]);
+    return STORE_OK;
+}
+
+game_status game_chat_room_text(game *g, int room, int after, int limit, strbuf *out) {
+    store_chat_message *list;
+    chat_entry *entries;
+    int count, last;
+    game_status st = game_status_of_store(read_room(g, room, after, limit, &list, &entries, &count, &last));
+    if (st == GAME_OK && !chat_json_room_append(out, entries, count, last)) st = GAME_ERROR;
+    free(entries);
+    free(list);
+    return st;
+}
+
+game_status game_chat_frames(game *g, int room, int after, int limit, game_frame_fn each, void *ctx) {
+    store_chat_message *list;
+    chat_entry *entries;
+    int count, last;
+    game_status st = game_status_of_store(read_room(g, room, after, limit, &list, &entries, &count, &last));
+    for (int i = 0; st == GAME_OK && i < count; i++) {
+        size_t len = 0;
+        char *frame = chat_json_message_frame(&entries[i], &len);
+        if (!frame) st = GAME_ERROR;
+        else if (!each(ctx, entries[i].n, frame, len)) st = GAME_UNAVAILABLE;
+        free(frame);
     }
     free(entries);
     free(list);
-    return o;
+    return st;
 }

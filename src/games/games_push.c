@@ -17,7 +17,7 @@
 #include "engine/color.h"
 #include "store/store_push.h"
 #include "util/now.h"
-#include "wire/json_parse.h"
+#include "wire/push_json.h"
 
 enum { MAX_SLEEP_MS = 60 * 1000, RETRY_MS = 1000 };
 
@@ -92,47 +92,35 @@ static void on_changed(registry_listener *l, game *g, const game_change *c) {
 
 /* ---- what a seat is owed ---- */
 
-static const cJSON *field(const cJSON *o, const char *name) { return cJSON_GetObjectItemCaseSensitive(o, name); }
-
-/* Is seat color_name's seat of view v taken / connected? */
-static bool seat_flag(const cJSON *v, const char *seat, const char *flag) {
-    return cJSON_IsTrue(field(field(field(v, "seats"), seat), flag));
-}
-
-/* The seat that the open rematch offer of over game g invites, or 0. */
-static int rematch_invited(games_push *gp, const cJSON *v) {
-    const cJSON *rm = field(v, "rematch");
-    const cJSON *id = field(rm, "id");
-    if (!cJSON_IsString(id) || cJSON_IsTrue(field(rm, "cancelled"))) return 0;
+/* The seat that the open rematch offer (rematch_id, or NULL) invites, or 0. */
+static int rematch_invited(games_push *gp, const char *rematch_id) {
     game *r;
-    if (registry_get(gp->gm, id->valuestring, &r) != GAME_OK) return 0;
+    if (!rematch_id || registry_get(gp->gm, rematch_id, &r) != GAME_OK) return 0;
     int offerer = game_rematch_invited_color(r); /* the offerer's colour in the game it follows */
     game_release(r);
     return offerer ? color_other(offerer) : 0;
 }
 
-/* The notice seat `color` is owed by view v of g (N_NONE: none), and its
- * kind's name. */
-static notice_place notice_of(games_push *gp, game *g, int color, const cJSON *v, int seq, const char **kind) {
-    const char *me = color_name(color);
+/* The notice seat `color` is owed by the facts f of its view of g after
+ * event seq (N_NONE: none), and its kind's name. */
+static notice_place notice_of(games_push *gp, game *g, int color, const push_view_facts *f, int seq,
+                              const char **kind) {
     *kind = NULL;
-    if (cJSON_IsTrue(field(v, "over"))) {
-        if (cJSON_IsTrue(field(v, "cancelled"))) return N_NONE;
-        if (rematch_invited(gp, v) == color) {
+    if (f->over) {
+        if (f->cancelled) return N_NONE;
+        if (rematch_invited(gp, f->rematch_id) == color) {
             *kind = "rematch_offer";
             return N_REMATCH;
         }
         *kind = "game_over";
         return N_OVER;
     }
-    if (cJSON_IsTrue(field(v, "cancelled")) || !seat_flag(v, "black", "taken") || !seat_flag(v, "white", "taken"))
-        return N_NONE;
+    if (f->cancelled || !f->taken[BLACK] || !f->taken[WHITE]) return N_NONE;
     if (seq == 0 && game_get_mode(g) == MODE_ONLINE) {
         *kind = "opponent_joined";
         return N_JOINED;
     }
-    const cJSON *to_move = field(v, "to_move");
-    if (!cJSON_IsString(to_move) || strcmp(to_move->valuestring, me)) return N_NONE;
+    if (f->to_move != color) return N_NONE;
     const time_control *tc = game_get_time_control(g);
     int64_t deadline = game_deadline(g);
     if (tc->kind == TC_NONE && tc->days_per_move > 0 && deadline != INT64_MAX &&
@@ -144,55 +132,28 @@ static notice_place notice_of(games_push *gp, game *g, int color, const cJSON *v
     return N_TURN;
 }
 
-/* {"game","kind","turn","you","opponent","result"} from view v only: the
- * result keeps its reason, winner and score (no territory lists). */
-static char *payload_of(const char *id, const char *kind, int color, const cJSON *v) {
-    cJSON *p = cJSON_CreateObject();
-    const cJSON *opp_name = field(field(field(v, "seats"), color_name(color_other(color))), "name");
-    const cJSON *result = field(v, "result");
-    bool ok = p && cJSON_AddStringToObject(p, "game", id) && cJSON_AddStringToObject(p, "kind", kind) &&
-              cJSON_AddNumberToObject(p, "turn", cJSON_GetNumberValue(field(v, "turn"))) &&
-              cJSON_AddStringToObject(p, "you", color_name(color)) &&
-              (cJSON_IsString(opp_name) ? cJSON_AddStringToObject(p, "opponent", opp_name->valuestring) != NULL
-                                        : cJSON_AddNullToObject(p, "opponent") != NULL);
-    if (ok && cJSON_IsObject(result) && !strcmp(kind, "game_over")) {
-        cJSON *r = cJSON_AddObjectToObject(p, "result");
-        const char *keep[] = { "reason", "winner", "score" };
-        for (size_t i = 0; r && ok && i < sizeof keep / sizeof keep[0]; i++) {
-            const cJSON *f = field(result, keep[i]);
-            cJSON *copy = f ? cJSON_Duplicate(f, true) : NULL;
-            if (f && !copy) ok = false;
-            else if (copy) cJSON_AddItemToObject(r, keep[i], copy);
-        }
-        ok = ok && r;
-    } else if (ok) {
-        ok = cJSON_AddNullToObject(p, "result") != NULL;
-    }
-    char *text = ok ? cJSON_PrintUnformatted(p) : NULL;
-    cJSON_Delete(p);
-    return text;
-}
-
 /* Queues seat color's notice of g, if any (recorded as skipped when the
- * seat has seen it: a socket open, or `seen`); true when one was queued. */
+ * seat has seen it: a socket open, or `seen`); true when one was queued.
+ * Everything a notice says comes from the seat's own view. */
 static bool queue_seat(games_push *gp, game *g, int color, bool seen) {
     int seq = 0;
     strbuf text = { 0 };
-    cJSON *v = game_view_text(g, (viewer)color, &text, &seq) ? json_parse(text.data, text.len, NULL) : NULL;
+    push_view *v = game_view_text(g, (viewer)color, &text, &seq) ? push_view_read(text.data, text.len) : NULL;
     strbuf_free(&text);
     if (!v) return false;
+    push_view_facts f;
+    push_view_facts_of(v, &f);
     const char *kind;
-    notice_place place = notice_of(gp, g, color, v, seq, &kind);
+    notice_place place = notice_of(gp, g, color, &f, seq, &kind);
     bool queued = false;
     if (place != N_NONE) {
-        int turn = (int)cJSON_GetNumberValue(field(v, "turn"));
-        char *payload = payload_of(game_id(g), kind, color, v);
+        char *payload = push_payload_text(v, game_id(g), kind, color);
         store_push_notice n = { .color = color,
-                                .rank = (int64_t)(turn > 0 ? turn : 0) * 8 + place,
+                                .rank = (int64_t)(f.turn > 0 ? f.turn : 0) * 8 + place,
                                 .kind = kind,
                                 .payload_json = payload,
                                 .high = place == N_TURN || place == N_TIME_LOW,
-                                .skipped = seen || seat_flag(v, color_name(color), "connected"),
+                                .skipped = seen || f.connected[color],
                                 .at_ms = now_wall_ms() };
         int rc = payload ? store_push_enqueue(gp->st, game_id(g), &n) : STORE_ERROR;
         if (rc != STORE_OK)
@@ -201,7 +162,7 @@ static bool queue_seat(games_push *gp, game *g, int color, bool seen) {
         queued = rc == STORE_OK && !n.skipped;
         free(payload);
     }
-    cJSON_Delete(v);
+    push_view_free(v);
     return queued;
 }
 

@@ -17,6 +17,7 @@
 #include <assert.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "engine/referee.h"
@@ -146,33 +147,31 @@ static bool goal_reached(const referee *r, const lesson_step *st, int first_seq,
     return false;
 }
 
-/* {"step","first_seq","refused","done","view"}; NULL when out of memory. */
-static cJSON *answer_json(const referee *r, const lesson_step *st, int first_seq, refusal last) {
+/* Appends {"step","first_seq","refused","done","view"}; false when out
+ * of memory. The step's name and the refusal's are the module's own
+ * constants (plain words), so they are written as they are. */
+static bool append_answer(strbuf *out, const referee *r, const lesson_step *st, int first_seq, refusal last) {
     view_table t;
     memset(&t, 0, sizeof t);
     t.game_id = "lesson";
     t.mode = "lesson";
     for (int c = BLACK; c <= WHITE; c++) t.seat_taken[c] = t.seat_connected[c] = true;
     t.seat_computer[WHITE] = true;
-    cJSON *o = cJSON_CreateObject();
-    cJSON *vw = view_json_object(r, VIEWER_BLACK, &t);
+    size_t len = 0;
+    char *view_text = view_json_open_text(r, VIEWER_BLACK, &t, &len);
+    if (!view_text) return false;
     const char *why = refusal_name(last);
-    bool ok = o && vw && cJSON_AddStringToObject(o, "step", st->name) &&
-              cJSON_AddNumberToObject(o, "first_seq", first_seq) &&
-              (why ? cJSON_AddStringToObject(o, "refused", why) : cJSON_AddNullToObject(o, "refused")) &&
-              cJSON_AddBoolToObject(o, "done", goal_reached(r, st, first_seq, last));
-    if (!ok) {
-        cJSON_Delete(vw);
-        cJSON_Delete(o);
-        return NULL;
-    }
-    cJSON_AddItemToObject(o, "view", vw);
-    return o;
+    strbuf_printf(out, "{\"step\":\"%s\",\"first_seq\":%d,\"refused\":%s%s%s,\"done\":%s,\"view\":", st->name,
+                  first_seq, why ? "\"" : "", why ? why : "null", why ? "\"" : "",
+                  goal_reached(r, st, first_seq, last) ? "true" : "false");
+    strbuf_append(out, view_text, len);
+    strbuf_puts(out, "}}");
+    free(view_text);
+    return !out->failed;
 }
 
-lesson_status lesson_answer(const char *step, const char *const *moves, int n, cJSON **out, int *bad_index) {
+lesson_status lesson_answer(const char *step, const char *const *moves, int n, strbuf *out, int *bad_index) {
     assert(step && out && bad_index && n >= 0 && n <= LESSON_MOVES_MAX && (n == 0 || moves));
-    *out = NULL;
     const lesson_step *st = step_named(step);
     if (!st) return LESSON_NO_STEP;
     point points[LESSON_MOVES_MAX];
@@ -195,7 +194,7 @@ lesson_status lesson_answer(const char *step, const char *const *moves, int n, c
         }
         white_answers(r, &script);
     }
-    *out = answer_json(r, st, first_seq, last);
+    bool ok = append_answer(out, r, st, first_seq, last);
     referee_free(r);
-    return *out ? LESSON_OK : LESSON_NO_MEMORY;
+    return ok ? LESSON_OK : LESSON_NO_MEMORY;
 }

@@ -13,7 +13,7 @@
 #ifndef PG_GAMES_LESSON_H
 #define PG_GAMES_LESSON_H
 
-#include <cjson/cJSON.h>
+#include "util/strbuf.h"
 
 /* The most actions a request may carry for one step (a 5x5 board). */
 #define LESSON_MOVES_MAX 64
@@ -31,12 +31,12 @@ typedef enum {
 extern const char *const lesson_steps[];
 
 /* Replays step `step` with the learner's actions moves[0..n) (GTP vertices
- * or "pass"; n <= LESSON_MOVES_MAX) and builds the answer
+ * or "pass"; n <= LESSON_MOVES_MAX) and appends the answer
  *   {"step", "first_seq", "refused", "done", "view"}
- * into *out (the caller owns it). A refusal of the LAST action is the
+ * to out. A refusal of the LAST action is the
  * referee's answer ("refused" names it; the view is the one before it); a
  * refusal of an earlier one is LESSON_REFUSED. *bad_index names the action
  * at fault for LESSON_BAD_VERTEX and LESSON_REFUSED. */
-lesson_status lesson_answer(const char *step, const char *const *moves, int n, cJSON **out, int *bad_index);
+lesson_status lesson_answer(const char *step, const char *const *moves, int n, strbuf *out, int *bad_index);
 
 #endif

@@ -185,7 +185,7 @@ static lobby_item *wire_items(const item *items, size_t n, size_t *out_n) {
     return out;
 }
 
-cJSON *lobby_now(lobby *lb) {
+bool lobby_now_members(lobby *lb, strbuf *out) {
     item *open, *playing;
     size_t n_open, n_playing, w_open = 0, w_playing = 0;
     bool ok = snapshot(lb, &open, &n_open, &playing, &n_playing);
@@ -196,12 +196,12 @@ cJSON *lobby_now(lobby *lb) {
         wo = wire_items(open, n_open, &w_open);
         wp = wire_items(playing, n_playing, &w_playing);
     }
-    cJSON *o = wo && wp ? lobby_json(wo, w_open, wp, w_playing) : NULL;
+    ok = ok && wo && wp && lobby_json_members(out, wo, w_open, wp, w_playing);
     for (size_t i = 0; i < n_open; i++) game_release(open[i].g);
     for (size_t i = 0; i < n_playing; i++) game_release(playing[i].g);
     free(open);
     free(playing);
     free(wo);
     free(wp);
-    return o;
+    return ok;
 }

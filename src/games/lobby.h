@@ -12,7 +12,6 @@
 #ifndef PG_GAMES_LOBBY_H
 #define PG_GAMES_LOBBY_H
 
-#include <cjson/cJSON.h>
 
 #include "games/registry.h"
 
@@ -24,10 +23,11 @@ lobby *lobby_open(registry *gm);
 /* Stops listening and releases the listed games. NULL is allowed. */
 void lobby_close(lobby *lb);
 
-/* {"open":[..],"playing":[..]}: the public games with a free seat, newest
- * first, and those in progress (docs/API.md, Lobby), at most 100 each
- * (caller owns it; NULL when out of memory). */
-cJSON *lobby_now(lobby *lb);
+/* Appends the members "open":[..],"playing":[..] of the lobby's answer:
+ * the public games with a free seat, newest first, and those in progress
+ * (docs/API.md, Lobby), at most 100 each. The caller writes the braces
+ * around them. False when out of memory. */
+bool lobby_now_members(lobby *lb, strbuf *out);
 
 /* Watchers of the lobby, notified (same rules as a game's) when a public
  * game appears, loses its free seat, has a seat renamed or ends. */

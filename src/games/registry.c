@@ -14,12 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <cjson/cJSON.h>
 
 #include "util/metrics.h"
 #include "util/now.h"
-#include "wire/clock_json.h"
-#include "wire/settings_json.h"
+#include "wire/options_json.h"
 
 enum {
     SWEEP_EVERY_MS = 60 * 1000,
@@ -426,33 +424,23 @@ static bool new_seat(store_game *row, int color, char token[SECRET_TEXT_LEN + 1]
     return (token[0] || secrets_new_token(token)) && secrets_hash(token, strlen(token), hash);
 }
 
-static char *json_text(cJSON *o) {
-    char *text = o ? cJSON_PrintUnformatted(o) : NULL;
-    cJSON_Delete(o);
-    return text;
-}
-
 /* {"deduction_aid":..} plus, for computer games, the level and seat. */
-static char *options_json(const game_new *req) {
-    cJSON *o = cJSON_CreateObject();
-    bool ok = cJSON_AddBoolToObject(o, "deduction_aid", req->aid) != NULL;
-    if (ok && req->mode == MODE_COMPUTER)
-        ok = cJSON_AddStringToObject(o, "level", req->level) &&
-             cJSON_AddStringToObject(o, "computer", req->creator_color == BLACK ? "white" : "black");
-    if (!ok) {
-        cJSON_Delete(o);
-        return NULL;
+static char *options_text(const game_new *req) {
+    table_options o = { .deduction_aid = req->aid };
+    if (req->mode == MODE_COMPUTER) {
+        snprintf(o.level, sizeof o.level, "%s", req->level);
+        o.computer_color = color_other(req->creator_color);
     }
-    return json_text(o);
+    return table_options_text(&o);
 }
 
 /* The row of a new game and the secrets it hands out. Its clock starts now
  * unless an online game waits for its second player. */
 static bool fill_row(store_game *row, const game_new *req, int64_t now, game_created *out) {
     snprintf(row->id, sizeof row->id, "%s", out->id);
-    row->settings_json = json_text(settings_to_json(&req->settings));
-    row->options_json = options_json(req);
-    row->time_control_json = json_text(time_control_to_json(&req->tc));
+    row->settings_json = settings_text(&req->settings);
+    row->options_json = options_text(req);
+    row->time_control_json = time_control_text(&req->tc);
     if (!row->settings_json || !row->options_json || !row->time_control_json) return false;
     snprintf(row->mode, sizeof row->mode, "%s", mode_name(req->mode));
     row->created_at_ms = now;

@@ -23,6 +23,7 @@
 #include <cjson/cJSON.h>
 
 #include "games/registry.h"
+#include "http/api_handlers.h"
 #include "http/http_body.h"
 #include "http/ratelimit.h"
 #include "games/secrets.h"
@@ -165,9 +166,8 @@ static bool authorized(http_request *rq) {
         http_send_rate_limited(rq, wait);
         return false;
     }
-    const char *h = http_header(rq, "Authorization");
-    const char *token = h && !strncasecmp(h, "Bearer ", 7) ? h + 7 : NULL;
-    while (token && *token == ' ') token++;
+    const char *token;
+    if (api_bearer_token(rq, &token) != TOKEN_GIVEN) token = NULL;
     uint8_t hash[SECRET_HASH_LEN];
     bool ok = token && *token && strlen(token) < ADMIN_TOKEN_MAX &&
               secrets_hash(token, strlen(token), hash) && secrets_hash_equal(hash, a->token_hash);
@@ -204,12 +204,6 @@ static cJSON *body_with(http_request *rq, const char *const *known) {
         o = NULL;
     }
     return o;
-}
-
-static bool method_is(http_request *rq, const char *method, const char *allow) {
-    bool ok = !strcmp(rq->method, method) || (!strcmp(method, "GET") && rq->head);
-    if (!ok) http_send_method_not_allowed(rq, allow);
-    return ok;
 }
 
 /* ---- addresses and prefixes -------------------------------------------------- */
@@ -326,7 +320,7 @@ void admin_report(http_request *rq, game *g, viewer v, const char *rest) {
         http_send_error(rq, 404, "not_found", "No such endpoint.");
         return;
     }
-    if (!method_is(rq, "POST", "POST")) return;
+    if (!api_allow(rq, "POST")) return;
     bool bad;
     cJSON *body = http_body_optional(rq, &bad);
     if (bad) return;
@@ -362,7 +356,7 @@ static void log_action(http_request *rq, const char *what, const char *target, c
 }
 
 static void read_log(http_request *rq) {
-    if (!method_is(rq, "GET", "GET, HEAD")) return;
+    if (!api_allow(rq, "GET")) return;
     store_log_entry *list = NULL;
     int count = 0;
     int rc = store_read_admin_log(rq->srv->st, LOG_READ_MAX, &list, &count);
@@ -409,7 +403,7 @@ static cJSON *report_json(const store_report *r) {
 }
 
 static void read_reports(http_request *rq) {
-    if (!method_is(rq, "GET", "GET, HEAD")) return;
+    if (!api_allow(rq, "GET")) return;
     store_report *list = NULL;
     int count = 0;
     int rc = store_open_reports(rq->srv->st, STORE_ADMIN_LIST_MAX, &list, &count);
@@ -443,7 +437,7 @@ static game *load_game(http_request *rq, const char *id) {
 
 /* DELETE games/{id}/chat/{room}/{n} */
 static void remove_message(http_request *rq, const char *id, const char *room_word, int n) {
-    if (!method_is(rq, "DELETE", "DELETE")) return;
+    if (!api_allow(rq, "DELETE")) return;
     int room = chat_room_of(room_word);
     game *g = room ? load_game(rq, id) : NULL;
     if (!room) http_send_error(rq, 404, "not_found", "No such room: 'players' or 'spectators'.");
@@ -470,7 +464,7 @@ static void remove_message(http_request *rq, const char *id, const char *room_wo
 
 /* POST games/{id}/hide */
 static void hide_game(http_request *rq, const char *id) {
-    if (!method_is(rq, "POST", "POST")) return;
+    if (!api_allow(rq, "POST")) return;
     game *g = load_game(rq, id);
     if (!g) return;
     int rc = store_hide_game(rq->srv->st, id);
@@ -608,7 +602,7 @@ static void add_sanction(http_request *rq, store_sanction *s, int64_t minutes) {
 
 static void mute(http_request *rq) {
     static const char *const known[] = { "game", "seat", "address", "minutes", NULL };
-    if (!method_is(rq, "POST", "POST")) return;
+    if (!api_allow(rq, "POST")) return;
     cJSON *o = body_with(rq, known);
     store_sanction s = { .what = STORE_BAN_CHAT };
     int64_t minutes = 0;
@@ -619,7 +613,7 @@ static void mute(http_request *rq) {
 
 static void ban(http_request *rq) {
     static const char *const known[] = { "address", "minutes", "what", NULL };
-    if (!method_is(rq, "POST", "POST")) return;
+    if (!api_allow(rq, "POST")) return;
     cJSON *o = body_with(rq, known);
     store_sanction s = { .ban = true };
     int64_t minutes = 0;
@@ -630,7 +624,7 @@ static void ban(http_request *rq) {
 
 /* GET sanctions: the mutes and bans in force. */
 static void read_sanctions(http_request *rq) {
-    if (!method_is(rq, "GET", "GET, HEAD")) return;
+    if (!api_allow(rq, "GET")) return;
     store_sanction *list = NULL;
     int count = 0;
     int rc = store_active_sanctions(rq->srv->st, registry_now_ms(rq->srv->gm), &list, &count);

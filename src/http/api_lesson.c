@@ -55,14 +55,6 @@ static int read_moves(http_request *rq, const cJSON *o, const char *moves[LESSON
     return n;
 }
 
-static void send_answer(http_request *rq, const cJSON *answer) {
-    size_t len = 0;
-    char *text = json_print(answer, &len);
-    if (text) http_send_json(rq, 200, text, len);
-    else http_send_error(rq, 500, "internal", "The server ran out of memory.");
-    free(text);
-}
-
 static void send_failure(http_request *rq, lesson_status st, int bad_index) {
     char msg[160];
     switch (st) {
@@ -96,12 +88,12 @@ void api_lesson(http_request *rq, const char *step) {
     const char *moves[LESSON_MOVES_MAX];
     int n = read_moves(rq, o, moves);
     if (n >= 0) {
-        cJSON *answer = NULL;
+        strbuf answer = { 0 };
         int bad_index = 0;
         lesson_status st = lesson_answer(step, moves, n, &answer, &bad_index);
-        if (st == LESSON_OK) send_answer(rq, answer);
+        if (st == LESSON_OK) http_send_json(rq, 200, answer.data, answer.len);
         else send_failure(rq, st, bad_index);
-        cJSON_Delete(answer);
+        strbuf_free(&answer);
     }
     cJSON_Delete(o);
 }

@@ -22,6 +22,7 @@
 #include "push/push_sender.h"
 #include "push/push_target.h"
 #include "games/games_push.h"
+#include "http/api_handlers.h"
 #include "http/http_body.h"
 #include "http/server.h"
 #include "store/store_push.h"
@@ -42,32 +43,10 @@ static bool push_on(http_request *rq) {
 }
 
 void api_push_key(http_request *rq) {
-    if (strcmp(rq->method, "GET") && !rq->head) {
-        http_send_method_not_allowed(rq, "GET, HEAD");
-        return;
-    }
-    if (!push_on(rq)) return;
+    if (!api_allow(rq, "GET") || !push_on(rq)) return;
     char body[160];
     int n = snprintf(body, sizeof body, "{\"public_key\":\"%s\"}", push_sender_public_key(rq->srv->ps));
     http_send_json(rq, 200, body, (size_t)n);
-}
-
-/* The seat whose Bearer token the request carries; 0 after answering 401
- * or 403 (the same answers as every seat endpoint). */
-static int seat_of(http_request *rq, game *g) {
-    const char *h = http_header(rq, "Authorization");
-    if (!h || !*h) {
-        http_send_error(rq, 401, "token_required", "This needs a seat token (Authorization: Bearer).");
-        return 0;
-    }
-    int seat = 0;
-    if (!strncasecmp(h, "Bearer ", 7)) {
-        const char *token = h + 7;
-        while (*token == ' ') token++;
-        seat = *token ? game_seat_of(g, token) : 0;
-    }
-    if (!seat) http_send_error(rq, 403, "bad_token", "This token is not a seat of this game.");
-    return seat;
 }
 
 /* The request body as a JSON object (NULL with an empty body when
@@ -194,7 +173,7 @@ static void unsubscribe(http_request *rq, game *g, int color) {
 }
 
 void api_push_seat(http_request *rq, game *g) {
-    int color = seat_of(rq, g);
+    int color = api_seat_of(rq, g);
     if (!color || !push_on(rq)) return;
     if (game_get_mode(g) == MODE_HOTSEAT) {
         send_bad_field(rq, "game", "Push notifications are for online and computer games.");

@@ -361,22 +361,6 @@ static bool wait_due(hub_conn *hc, bool *update, bool *pong, bool *restart) {
     return due;
 }
 
-/* {"type":"lobby","open":..,"playing":..}: the lobby's lists behind their
- * envelope (lists is consumed). */
-static cJSON *lobby_frame(cJSON *lists) {
-    cJSON *frame = lists ? cJSON_CreateObject() : NULL;
-    bool ok = frame && cJSON_AddStringToObject(frame, "type", "lobby");
-    for (cJSON *item; ok && (item = lists->child) != NULL;) {
-        cJSON_DetachItemViaPointer(lists, item);
-        ok = cJSON_AddItemToObject(frame, item->string, item);
-        if (!ok) cJSON_Delete(item);
-    }
-    cJSON_Delete(lists);
-    if (ok) return frame;
-    cJSON_Delete(frame);
-    return NULL;
-}
-
 /* {"type":"update","events":[seq > since],"view":{..}} for viewer who,
  * into frame; *over: that view says the game has ended. */
 static bool update_frame(game *g, viewer who, int since, strbuf *frame, int *seq, bool *over) {
@@ -386,12 +370,26 @@ static bool update_frame(game *g, viewer who, int since, strbuf *frame, int *seq
     return ok && !frame->failed;
 }
 
-/* The lobby's lists as a frame, into frame. */
-static bool lobby_frame_text(hub *hb, strbuf *frame) {
-    cJSON *o = lobby_frame(lobby_now(hb->srv->lb));
-    bool ok = o && json_print_append(frame, o);
-    cJSON_Delete(o);
+/* {"type":"lobby","open":..,"playing":..}: the lobby's lists as a frame,
+ * into frame. */
+static bool lobby_frame(hub *hb, strbuf *frame) {
+    strbuf_puts(frame, "{\"type\":\"lobby\",");
+    bool ok = lobby_now_members(hb->srv->lb, frame);
+    strbuf_append(frame, "}", 1);
     return ok && !frame->failed;
+}
+
+typedef struct chat_sending {
+    hub_conn *hc;
+    int sent; /* the last message number sent */
+} chat_sending;
+
+/* game_chat_frames' callback: sends one message's frame. */
+static bool send_chat_frame(void *ctx, int n, const char *frame, size_t len) {
+    chat_sending *cs = ctx;
+    if (!send_text(cs->hc, frame, len)) return false;
+    cs->sent = n;
+    return true;
 }
 
 /* Sends the messages of the rooms this viewer reads that it has not had
@@ -405,21 +403,10 @@ static bool send_chat(hub_conn *hc) {
     for (int room = GAME_ROOM_PLAYERS; room <= GAME_ROOM_SPECTATORS; room++) {
         if (!game_room_readable(hc->mode, who, room, over)) continue;
         while (game_chat_last(hc->g, room) > sent[room]) {
-            cJSON *batch = game_chat_room(hc->g, room, sent[room], CHAT_BATCH);
-            const cJSON *messages = cJSON_GetObjectItemCaseSensitive(batch, "messages");
-            bool ok = batch && cJSON_GetArraySize(messages) > 0;
-            for (cJSON *m = messages ? messages->child : NULL; ok && m; m = m->next) {
-                cJSON *frame = cJSON_CreateObject();
-                ok = frame && cJSON_AddStringToObject(frame, "type", "chat") &&
-                     cJSON_AddItemReferenceToObject(frame, "message", m);
-                char *text = ok ? cJSON_PrintUnformatted(frame) : NULL;
-                ok = text && send_text(hc, text, strlen(text));
-                if (ok) sent[room] = cJSON_GetObjectItemCaseSensitive(m, "n")->valueint;
-                cJSON_free(text);
-                cJSON_Delete(frame);
-            }
-            cJSON_Delete(batch);
-            if (!ok) return false;
+            chat_sending cs = { hc, sent[room] };
+            game_status st = game_chat_frames(hc->g, room, sent[room], CHAT_BATCH, send_chat_frame, &cs);
+            if (st != GAME_OK || cs.sent == sent[room]) return false;
+            sent[room] = cs.sent;
         }
     }
     pthread_mutex_lock(&hc->lock);
@@ -445,7 +432,7 @@ static void *writer_main(void *arg) {
         bool ok = true, over = false;
         if (update) {
             strbuf frame = { 0 };
-            ok = hc->lobby ? lobby_frame_text(hc->hb, &frame) : update_frame(hc->g, who, since, &frame, &seq, &over);
+            ok = hc->lobby ? lobby_frame(hc->hb, &frame) : update_frame(hc->g, who, since, &frame, &seq, &over);
             ok = ok && send_text(hc, frame.data, frame.len);
             strbuf_free(&frame);
         }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "util/utf8.h"
+#include "wire/json_print.h"
 
 const char *chat_room_name(int room) {
     return room == CHAT_ROOM_PLAYERS ? "players" : room == CHAT_ROOM_SPECTATORS ? "spectators" : NULL;
@@ -88,6 +89,23 @@ char *chat_json_message_frame(const chat_entry *m, size_t *len) {
     }
     cJSON_AddItemToObject(o, "message", msg);
     return print_and_free(o, len);
+}
+
+/* Appends o's text to sb and frees o. */
+static bool append_and_free(strbuf *sb, cJSON *o) {
+    bool ok = o && json_print_append(sb, o) && !sb->failed;
+    cJSON_Delete(o);
+    return ok;
+}
+
+bool chat_json_message_append(strbuf *sb, const chat_entry *m) { return append_and_free(sb, chat_json_message(m)); }
+
+bool chat_json_room_append(strbuf *sb, const chat_entry *list, int count, int last_n) {
+    return append_and_free(sb, chat_json_room(list, count, last_n));
+}
+
+bool chat_json_names_append(strbuf *sb, const char *black, const char *white) {
+    return append_and_free(sb, chat_json_names(black, white));
 }
 
 /* ---- requests ---- */

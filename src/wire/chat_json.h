@@ -18,6 +18,8 @@
 
 #include <cjson/cJSON.h>
 
+#include "util/strbuf.h"
+
 #include "wire/talk_text.h"
 
 enum { CHAT_ROOM_PLAYERS = 1, CHAT_ROOM_SPECTATORS = 2 };
@@ -53,6 +55,13 @@ cJSON *chat_json_names(const char *black, const char *white);
 /* The WebSocket frame of a message, {"type":"chat","message":{...}}, as
  * compact text (malloc'd, *len set; NULL when out of memory). */
 char *chat_json_message_frame(const chat_entry *m, size_t *len);
+
+/* The texts of chat_json_message, chat_json_room and chat_json_names,
+ * appended to sb (for the games layer, which holds no JSON trees); false
+ * when out of memory. */
+bool chat_json_message_append(strbuf *sb, const chat_entry *m);
+bool chat_json_room_append(strbuf *sb, const chat_entry *list, int count, int last_n);
+bool chat_json_names_append(strbuf *sb, const char *black, const char *white);
 
 typedef enum {
     CHAT_JSON_OK = 0,

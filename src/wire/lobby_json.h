@@ -4,6 +4,7 @@
 #ifndef PG_WIRE_LOBBY_JSON_H
 #define PG_WIRE_LOBBY_JSON_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -11,6 +12,7 @@
 
 #include "engine/clock.h"
 #include "engine/rules.h"
+#include "util/strbuf.h"
 
 typedef struct lobby_item {
     const char *id;
@@ -25,5 +27,10 @@ typedef struct lobby_item {
 /* {"open":[..],"playing":[..]} with each list in the order given (caller
  * owns it); NULL when out of memory. */
 cJSON *lobby_json(const lobby_item *open, size_t n_open, const lobby_item *playing, size_t n_playing);
+/* The same object's members, "open":[..],"playing":[..], appended to sb
+ * (the caller writes the braces and any member of its own); false when
+ * out of memory. */
+bool lobby_json_members(strbuf *sb, const lobby_item *open, size_t n_open, const lobby_item *playing,
+                        size_t n_playing);
 
 #endif

@@ -1,7 +1,7 @@
 /* fuzz_api_http: every API endpoint's request body (and the WebSocket
  * hello) through the real server, in-process.
  *
- * The server's parsing and validation live in its handlers (api_games.c,
+ * The server's parsing and validation live in its handlers (src/http/api_*.c,
  * hub.c), which answer through civetweb; rather than reshape them for the
  * fuzzer, this target starts the real server once (its parts assembled as
  * serve_cmd.c does, database in /dev/shm, rate limits off) and sends each

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include <cjson/cJSON.h>
+
 #include "engine/vertex.h"
 #include "games/computer.h"
 #include "games/registry.h"

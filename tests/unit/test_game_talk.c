@@ -25,12 +25,6 @@ static game *new_game(games_fixture *f, game_mode mode, game_created *c) {
     return g;
 }
 
-static char *text_of(cJSON *o) {
-    char *t = o ? cJSON_PrintUnformatted(o) : NULL;
-    cJSON_Delete(o);
-    return t;
-}
-
 TEST(game_talk_who_reads_which_room) {
     const viewer seats[] = { (viewer)BLACK, (viewer)WHITE };
     for (int over = 0; over <= 1; over++) {
@@ -74,13 +68,13 @@ TEST(game_talk_messages_wake_talk_only_and_are_numbered_per_room) {
     listening l = { .w = { .notify = on_update, .talk = on_talk } };
     game_watch(g, &l.w);
     char *before = game_view_copy(g, (viewer)BLACK, NULL);
-    cJSON *m = NULL;
+    strbuf m = { 0 };
     CHECK_EQ_INT(game_say(g, VIEWER_SPECTATOR, "kib", "D4?", &m), GAME_OK);
-    char *text = text_of(m);
+    char *text = strbuf_take(&m, NULL);
     CHECK(text && strstr(text, "\"room\":\"spectators\",\"n\":1,\"from\":\"spectator\",\"name\":\"kib\""));
     free(text);
     CHECK_EQ_INT(game_say(g, (viewer)BLACK, NULL, "hello", &m), GAME_OK);
-    text = text_of(m);
+    text = strbuf_take(&m, NULL);
     CHECK(text && strstr(text, "\"room\":\"players\",\"n\":1,\"from\":\"black\",\"name\":null"));
     free(text);
     CHECK_EQ_INT(l.talks, 2);
@@ -112,11 +106,12 @@ TEST(game_talk_messages_wake_talk_only_and_are_numbered_per_room) {
     CHECK_EQ_INT(registry_open(&f.gm, f.st, err, sizeof err), GAME_OK);
     CHECK_EQ_INT(registry_get(f.gm, c.id, &g), GAME_OK);
     CHECK_EQ_INT(game_say(g, (viewer)BLACK, NULL, "again", &m), GAME_OK);
-    text = text_of(m);
+    text = strbuf_take(&m, NULL);
     CHECK(text && strstr(text, "\"n\":2,\"from\":\"black\",\"name\":\"Alice\""));
     free(text);
-    cJSON *room = game_chat_room(g, GAME_ROOM_PLAYERS, 0, 10);
-    text = text_of(room);
+    strbuf room = { 0 };
+    CHECK_EQ_INT(game_chat_room_text(g, GAME_ROOM_PLAYERS, 0, 10, &room), GAME_OK);
+    text = strbuf_take(&room, NULL);
     CHECK(text && strstr(text, "\"last\":2"));
     free(text);
     game_release(g);
@@ -131,9 +126,9 @@ TEST(game_talk_closed_rooms_and_cancelling) {
     }
     game_created c;
     game *hot = new_game(&f, MODE_HOTSEAT, &c);
-    cJSON *m = NULL;
+    strbuf m = { 0 };
     CHECK_EQ_INT(game_say(hot, VIEWER_SPECTATOR, NULL, "hi", &m), GAME_CHAT_CLOSED);
-    CHECK(m == NULL);
+    CHECK(m.len == 0); /* refused: nothing said */
     CHECK_EQ_INT(game_cancel(hot, BLACK), GAME_SEAT_TAKEN);
     game_release(hot);
 
@@ -183,9 +178,9 @@ TEST(game_talk_a_number_taken_elsewhere_is_taken_again_and_news_wakes_once) {
     store_chat_message elsewhere = { .room = STORE_ROOM_PLAYERS, .n = 1, .author = 2, .at_ms = 1 };
     snprintf(elsewhere.text, sizeof elsewhere.text, "%s", "from the other server");
     CHECK_EQ_INT(store_append_chat(f.st, c.id, &elsewhere), STORE_OK);
-    cJSON *m = NULL;
+    strbuf m = { 0 };
     CHECK_EQ_INT(game_say(g, (viewer)BLACK, NULL, "mine", &m), GAME_OK);
-    char *text = text_of(m);
+    char *text = strbuf_take(&m, NULL);
     CHECK(text && strstr(text, "\"n\":2,\"from\":\"black\""));
     free(text);
     CHECK_EQ_INT(game_chat_last(g, GAME_ROOM_PLAYERS), 2);

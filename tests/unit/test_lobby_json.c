@@ -4,6 +4,7 @@
 #include "harness.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "wire/lobby_json.h"
 
@@ -36,5 +37,24 @@ TEST(lobby_json_lists_in_order) {
     text = o ? cJSON_PrintUnformatted(o) : NULL;
     CHECK_EQ_STR(text, "{\"open\":[],\"playing\":[]}");
     cJSON_free(text);
+    cJSON_Delete(o);
+}
+
+/* The members alone, after what the caller wrote, are the object's text
+ * without its braces. */
+TEST(lobby_json_members_are_the_object_without_braces) {
+    game_settings s = settings_default();
+    time_control tc = time_control_none();
+    lobby_item open[1] = { { .id = "aaaaaaaaaa", .settings = &s, .tc = &tc, .free_color = BLACK,
+                             .created_ms = 2000, .black_name = "Алиса" } };
+    cJSON *o = lobby_json(open, 1, NULL, 0);
+    char *whole = o ? cJSON_PrintUnformatted(o) : NULL;
+    strbuf sb = { 0 };
+    strbuf_puts(&sb, "{\"type\":\"lobby\",");
+    CHECK(lobby_json_members(&sb, open, 1, NULL, 0));
+    strbuf_append(&sb, "}", 1);
+    CHECK(whole && !strncmp(sb.data, "{\"type\":\"lobby\",", 16) && !strcmp(sb.data + 16, whole + 1));
+    strbuf_free(&sb);
+    cJSON_free(whole);
     cJSON_Delete(o);
 }
