@@ -294,11 +294,14 @@ static int list_ids(PGconn *conn, void *ctx, bool *broken) {
     return code;
 }
 
-int pg_store_list_ids(pg_store *pg, const char *where_kind, char (**ids)[24], int *count) {
-    list_ctx c = { PR_LIST_ALL, ids, count };
-    if (!strcmp(where_kind, "computer_to_resume")) c.which = PR_LIST_RESUME;
-    else if (!strcmp(where_kind, "clock_to_resume")) c.which = PR_LIST_CLOCKS;
-    else if (!strcmp(where_kind, "public_to_list")) c.which = PR_LIST_PUBLIC;
+int pg_store_list_ids(pg_store *pg, enum store_list which, char (**ids)[24], int *count) {
+    static const enum pg_read_stmt stmt[SL_COUNT] = {
+        [SL_ALL] = PR_LIST_ALL,
+        [SL_COMPUTER_TO_RESUME] = PR_LIST_RESUME,
+        [SL_CLOCK_TO_RESUME] = PR_LIST_CLOCKS,
+        [SL_PUBLIC_TO_LIST] = PR_LIST_PUBLIC,
+    };
+    list_ctx c = { stmt[which], ids, count };
     *ids = NULL;
     *count = 0;
     return with_reader(pg, list_ids, &c);
@@ -342,8 +345,8 @@ int pg_store_get_names(pg_store *pg, const char *game_id, char names[2][STORE_NA
 typedef struct {
     const char *game_id;
     int room, after_n, limit;
-    int *last;                 /* the count's answer */
-    store_chat_message **list; /* the read's */
+    int *last;                /* the count's answer */
+    store_chat_message *list; /* the read's: limit elements */
     int *count;
 } room_ctx;
 
@@ -384,9 +387,9 @@ static int read_chat(PGconn *conn, void *ctx, bool *broken) {
     PGresult *res = exec_read_n(conn, PR_CHAT_READ, 4, values);
     int code = rows_code(conn, res, broken);
     int n = code == STORE_OK ? PQntuples(res) : 0;
-    if (n > 0 && !(*c->list = malloc((size_t)n * sizeof **c->list))) code = STORE_ERROR;
+    if (n > c->limit) n = c->limit;
     if (code == STORE_OK) {
-        for (int i = 0; i < n; i++) fill_message(res, i, c->room, &(*c->list)[i]);
+        for (int i = 0; i < n; i++) fill_message(res, i, c->room, &c->list[i]);
         *c->count = n;
     }
     PQclear(res);
@@ -394,8 +397,8 @@ static int read_chat(PGconn *conn, void *ctx, bool *broken) {
 }
 
 int pg_store_read_chat(pg_store *pg, const char *game_id, int room, int after_n, int limit,
-                       store_chat_message **out, int *out_count) {
-    room_ctx c = { .game_id = game_id, .room = room, .after_n = after_n, .limit = limit, .list = out,
+                       store_chat_message *list, int *out_count) {
+    room_ctx c = { .game_id = game_id, .room = room, .after_n = after_n, .limit = limit, .list = list,
                    .count = out_count };
     return with_reader(pg, read_chat, &c);
 }
