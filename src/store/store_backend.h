@@ -76,8 +76,8 @@ static inline store_value sv_blob(const void *p, size_t len) {
  * (store_sqlite_write.c, store_pg_write.c). Parameter 1 is the game (or
  * the Idempotency-Key record, or NULL where the comment says so). */
 enum store_stmt {
-    ST_INSERT_GAME,      /* the game row: store_write.c's game_values */
-    ST_APPEND,           /* an action row: store_write.c's action_values */
+    ST_INSERT_GAME,      /* the game row (store_rows.h) */
+    ST_APPEND,           /* 1 the game, then the action row (store_rows.h) */
     ST_CLAIM,            /* 2 colour, 3 token hash, 4 started at */
     ST_REMATCH,          /* 2 the rematch's id */
     ST_PUT_NOTES,        /* 2 colour, 3 ghosts JSON, 4 now */

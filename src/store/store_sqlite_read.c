@@ -8,6 +8,7 @@
 #include "store/store_chat.h"
 #include "store/store_idempotency.h"
 #include "store/store_push.h"
+#include "store/store_rows.h"
 #include "store/store_sqlite_db.h"
 
 #include <stdio.h>
@@ -76,9 +77,22 @@ static char *dup_text(sqlite3_stmt *s, int col) {
     return strdup(t ? (const char *)t : "");
 }
 
-static void copy_hash(uint8_t dst[32], sqlite3_stmt *s, int col) {
-    memset(dst, 0, 32);
-    if (sqlite3_column_bytes(s, col) == 32) memcpy(dst, sqlite3_column_blob(s, col), 32);
+/* A row's columns as values for store_row_fill (store_rows.h); they point
+ * into the statement until its next step or reset. */
+static void column_values(sqlite3_stmt *s, const store_column *cols, int n, store_value *out) {
+    for (int c = 0; c < n; c++) {
+        switch (cols[c].kind) {
+        case COL_HASH: {
+            const void *blob = sqlite3_column_blob(s, c);
+            out[c] = blob && sqlite3_column_bytes(s, c) == 32 ? sv_blob(blob, 32) : sv_null();
+            break;
+        }
+        case COL_INT:
+        case COL_INT64:
+        case COL_FLAG: out[c] = sv_int(sqlite3_column_int64(s, c)); break;
+        default: out[c] = sv_text((const char *)sqlite3_column_text(s, c)); break;
+        }
+    }
 }
 
 /* Copies a blob column of exactly n bytes; false for another length. */
@@ -98,21 +112,9 @@ static int read_game_row(sqlite_reader *r, const char *game_id, store_game *out)
     int rc = sqlite3_step(s);
     int code = rc == SQLITE_ROW ? STORE_OK : rc == SQLITE_DONE ? STORE_NOT_FOUND : store_code_of(rc);
     if (code == STORE_OK) {
-        copy_text(out->id, sizeof out->id, s, 0);
-        out->created_at_ms = sqlite3_column_int64(s, 1);
-        copy_text(out->mode, sizeof out->mode, s, 2);
-        out->settings_json = dup_text(s, 3);
-        out->options_json = dup_text(s, 4);
-        copy_hash(out->seat_hash[0], s, 5);
-        copy_hash(out->seat_hash[1], s, 6);
-        copy_hash(out->invite_hash, s, 7);
-        out->invite_color = sqlite3_column_int(s, 8);
-        copy_text(out->rematch_id, sizeof out->rematch_id, s, 9);
-        out->time_control_json = dup_text(s, 10);
-        out->is_public = sqlite3_column_int(s, 11);
-        out->started_at_ms = sqlite3_column_int64(s, 12);
-        out->cancelled_at_ms = sqlite3_column_int64(s, 13);
-        if (!out->settings_json || !out->options_json || !out->time_control_json) {
+        store_value v[STORE_GAME_COLUMNS];
+        column_values(s, store_game_columns, STORE_GAME_COLUMNS, v);
+        if (!store_row_fill(store_game_columns, STORE_GAME_COLUMNS, v, out)) {
             store_game_free_fields(out);
             code = STORE_ERROR;
         }
@@ -136,12 +138,9 @@ static int read_actions(sqlite_reader *r, const char *game_id, store_action **ou
             }
             list = bigger;
         }
-        store_action *a = &list[n++];
-        a->seq = sqlite3_column_int(s, 0);
-        copy_text(a->kind, sizeof a->kind, s, 1);
-        a->color = sqlite3_column_int(s, 2);
-        copy_text(a->vertex, sizeof a->vertex, s, 3);
-        a->at_ms = sqlite3_column_int64(s, 4);
+        store_value v[STORE_ACTION_COLUMNS];
+        column_values(s, store_action_columns, STORE_ACTION_COLUMNS, v);
+        store_row_fill(store_action_columns, STORE_ACTION_COLUMNS, v, &list[n++]); /* nothing to allocate */
     }
     sqlite_stmt_done(s);
     if (rc != SQLITE_DONE) {

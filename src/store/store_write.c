@@ -13,6 +13,7 @@
  * store_sqlite_write.c and store_pg_write.c for how each recovers when a
  * batch fails. */
 #include "store/store_backend.h"
+#include "store/store_rows.h"
 #include "util/now.h"
 
 #include <assert.h>
@@ -124,44 +125,20 @@ int store_submit(store *st, enum store_stmt stmt, const store_value *values, int
     return submit_one(st, stmt, values, count);
 }
 
-/* ---- the rows: each persisted field described once ---- */
+/* ---- the rows: each persisted field described once (store_rows.h) ---- */
 
-/* A seat's or an invite's hash: all zero means none (NULL). */
-static store_value hash_value(const uint8_t hash[32]) {
-    return is_zero(hash, 32) ? sv_null() : sv_blob(hash, 32);
-}
-
-/* The games row, in the order of ST_INSERT_GAME's columns: id,
- * created_at_ms, mode, settings_json, options_json, black_hash,
- * white_hash, invite_hash, invite_color, rematch_id, time_control_json
- * (NULL: untimed), public, started_at_ms (0: not started). */
-enum { GAME_VALUES = 13 };
+/* The parameters of ST_INSERT_GAME: the game row's inserted columns. */
+enum { GAME_VALUES = STORE_GAME_INSERTED };
 static void game_values(const store_game *g, store_value v[GAME_VALUES]) {
-    v[0] = sv_text(g->id);
-    v[1] = sv_int(g->created_at_ms);
-    v[2] = sv_text(g->mode);
-    v[3] = sv_text(g->settings_json);
-    v[4] = sv_text(g->options_json);
-    v[5] = hash_value(g->seat_hash[0]);
-    v[6] = hash_value(g->seat_hash[1]);
-    v[7] = hash_value(g->invite_hash);
-    v[8] = sv_int(g->invite_color);
-    v[9] = sv_text(*g->rematch_id ? g->rematch_id : NULL);
-    v[10] = sv_text(g->time_control_json);
-    v[11] = sv_bool(g->is_public);
-    v[12] = sv_int(g->started_at_ms);
+    store_row_values(store_game_columns, STORE_GAME_INSERTED, g, v);
 }
 _Static_assert(GAME_VALUES <= STORE_MAX_PARAMS, "the game row fits a request");
 
-/* The actions row: game_id, seq, kind, color, vertex, at_ms. */
-enum { ACTION_VALUES = 6 };
+/* The parameters of ST_APPEND: the game, then the action row. */
+enum { ACTION_VALUES = 1 + STORE_ACTION_COLUMNS };
 static void action_values(const char *game_id, const store_action *a, store_value v[ACTION_VALUES]) {
     v[0] = sv_text(game_id);
-    v[1] = sv_int(a->seq);
-    v[2] = sv_text(a->kind);
-    v[3] = sv_int(a->color);
-    v[4] = sv_text(a->vertex);
-    v[5] = sv_int(a->at_ms);
+    store_row_values(store_action_columns, STORE_ACTION_COLUMNS, a, v + 1);
 }
 
 /* ---- the public writes ---- */
