@@ -6,8 +6,9 @@
  * the only way the rest of the module reaches them.
  *
  * The public store_* functions check their arguments once for both
- * backends and then call these through the table. Writes reach the backend through the shared
- * write queue: the writer thread hands each batch to pg_store_commit, which
+ * backends and then call these through the table. Writes reach the
+ * backend through the shared write queue (store_write.c): the writer
+ * thread hands each batch to pg_store_commit, which
  * runs it as one transaction on its own connection (group commit) and sets
  * every request's result. Reads use a small pool of connections. Every
  * connection is reopened on its next use after it broke, with the same
