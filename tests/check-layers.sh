@@ -154,10 +154,21 @@ else failed "cJSON_Parse outside src/wire/json_parse.c (use json_parse()): $(ech
 trees=$(grep -rlw 'cJSON' src/games)
 if [ -z "$trees" ]; then pass=$((pass + 1))
 else failed "cJSON in src/games (render through src/wire): $(echo $trees)"; fi
-# Within games and http, no circle among a folder's files either, in
-# the include graph or in the graph of calls between objects
+# Within the store, only a backend knows its database (store_backend.h):
+# sqlite3.h in the SQLite backend's files (and the file-only backup and
+# benchmark baseline), libpq-fe.h in the PostgreSQL backend's, and only the
+# chooser (store_open.c) names a backend's table.
+stray=$(grep -ln '<sqlite3\.h>' src/store/*.[ch] |
+    grep -Ev '^src/store/(store_sqlite[a-z_]*|store_backup|bench_baseline)\.[ch]$'
+    grep -ln '<libpq-fe\.h>' src/store/*.[ch] | grep -Ev '^src/store/store_pg[a-z_]*\.[ch]$'
+    grep -ln 'store_\(sqlite\|pg\)_backend\b' src/store/*.c |
+    grep -Ev '^src/store/(store_open|store_sqlite|store_pg_backend)\.c$')
+if [ -z "$stray" ]; then pass=$((pass + 1))
+else failed "a store file outside a backend knows its database: $(echo $stray)"; fi
+# Within games, http and store, no circle among a folder's files either,
+# in the include graph or in the graph of calls between objects
 # (scripts/file-circles.py).
-if circles=$(python3 scripts/file-circles.py "${objdir%/obj}" src/games src/http 2>&1); then pass=$((pass + 1))
+if circles=$(python3 scripts/file-circles.py "${objdir%/obj}" src/games src/http src/store 2>&1); then pass=$((pass + 1))
 else failed "circles among the files of a folder: $(grep CIRCLE <<<"$circles" | tr '\n' ' ')"; fi
 echo "layers: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -4,7 +4,8 @@
  * connection, one prepared INSERT, autocommit, so each row pays one WAL
  * fsync. The group-commit figure goes through the public store API with
  * many threads at once, the way the server's handler threads use it, so
- * what it measures is the batching of store_write.c. */
+ * what it measures is the batching of store_write.c (its queue) and
+ * store_sqlite_write.c (one transaction per batch). */
 #include "store/bench_baseline.h"
 
 #include <pthread.h>

@@ -51,7 +51,7 @@ enum {
  * sets WAL, synchronous=FULL, foreign_keys=ON and a busy timeout, and starts
  * the writer thread. schema_path is the schema.sql file, read only when the
  * database is new (user_version 0); an existing database is brought up to
- * date by the migrations compiled into store.c. On failure returns non-OK,
+ * date by the migrations compiled into store_sqlite.c. On failure returns non-OK,
  * writes a message into err and leaves *out NULL. */
 int store_open(store **out, const char *db_path, const char *schema_path, char *err, size_t errlen);
 

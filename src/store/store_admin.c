@@ -1,157 +1,61 @@
-/* The operator's part of the store (see store_admin.h): one connection of
- * its own per store, opened on first use, serialized by admin_lock; every
- * public call is one transaction on it.
+/* The operator's part of the store (see store_admin.h): reports,
+ * tombstones, mutes and bans, hiding, the admin log. Every public call is
+ * one transaction on the backend's operator connection (its own, opened on
+ * first use; admin_lock serializes its users), through the backend's table.
  *
- * The SQL is written once, with SQLite's ?N parameters; for PostgreSQL the
- * same text is sent with '?' turned into '$' (no statement here has a '?'
- * anywhere else) and its parameters as text, which PostgreSQL types from
- * the columns they meet. The few statements whose SQL differs (booleans,
- * the games' public flag) say so with a second text. */
+ * The SQL is written once, with ?N parameters, for both backends (the
+ * PostgreSQL backend turns '?' into '$': no statement here has a '?'
+ * anywhere else, and sends the parameters as text, which PostgreSQL types
+ * from the columns they meet). The few statements whose SQL differs
+ * (booleans, the games' public flag) say so with a second text. */
 #include "store/store_admin.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "store/store_internal.h"
-#include "store/store_pg.h"
+#include "store/store_backend.h"
 
-#define ADMIN_BUSY_TIMEOUT_MS 10000
-#define ADMIN_SQL_MAX 2048
+/* ---- one statement, one transaction --------------------------------------- */
 
-typedef struct admin_link admin_link;
-struct admin_link {
-    sqlite3 *db; /* SQLite: a read-write connection of its own */
-    pg_link pg;  /* PostgreSQL */
-    bool broken; /* the last PostgreSQL failure lost the connection */
-};
-
-/* ---- one connection, one statement, one transaction ---------------------- */
-
-typedef enum { V_NULL, V_INT, V_TEXT } val_kind;
-typedef struct {
-    val_kind kind;
-    int64_t i;
-    const char *s;
-} val;
-#define VI(x) ((val){ V_INT, (x), NULL })
-#define VT(x) ((val){ V_TEXT, 0, (x) })
-#define VN ((val){ V_NULL, 0, NULL })
+typedef store_value val;
+#define VI(x) sv_int(x)
+#define VT(x) sv_text(x)
+#define VN sv_null()
 
 /* One row of an answer, whichever backend gave it. */
 typedef struct {
-    sqlite3_stmt *s;
-    const PGresult *res;
-    int row;
+    const store_value *cols;
+    int n;
 } row;
 
 static int64_t col_int(const row *r, int c) {
-    if (r->s) return sqlite3_column_int64(r->s, c);
-    return strtoll(PQgetvalue(r->res, r->row, c), NULL, 10);
+    if (c >= r->n) return 0;
+    const store_value *v = &r->cols[c];
+    if (v->kind == SV_INT || v->kind == SV_BOOL) return v->i;
+    return v->kind == SV_TEXT ? strtoll(v->p, NULL, 10) : 0;
 }
 
-static bool col_null(const row *r, int c) {
-    return r->s ? sqlite3_column_type(r->s, c) == SQLITE_NULL : PQgetisnull(r->res, r->row, c);
-}
+static bool col_null(const row *r, int c) { return c >= r->n || r->cols[c].kind == SV_NULL; }
 
 static void col_text(const row *r, int c, char *out, size_t cap) {
-    const char *t = r->s ? (const char *)sqlite3_column_text(r->s, c) : PQgetvalue(r->res, r->row, c);
-    snprintf(out, cap, "%s", t ? t : "");
+    const store_value *v = c < r->n ? &r->cols[c] : NULL;
+    if (v && (v->kind == SV_INT || v->kind == SV_BOOL)) snprintf(out, cap, "%lld", (long long)v->i);
+    else snprintf(out, cap, "%s", v && v->kind == SV_TEXT && v->p ? (const char *)v->p : "");
 }
 
 /* Called for each row; non-OK stops the statement with that code. */
 typedef int (*row_fn)(const row *r, void *ctx);
 
-static int open_sqlite(store *st, admin_link *a) {
-    int rc = sqlite3_open_v2(st->path, &a->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL);
-    if (rc == SQLITE_OK) rc = sqlite3_busy_timeout(a->db, ADMIN_BUSY_TIMEOUT_MS);
-    if (rc == SQLITE_OK)
-        rc = sqlite3_exec(a->db, "PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON", NULL, NULL, NULL);
-    if (rc != SQLITE_OK) {
-        fprintf(stderr, "store: the operator's connection: %s\n",
-                a->db ? sqlite3_errmsg(a->db) : "no memory");
-        sqlite3_close(a->db);
-        a->db = NULL;
-    }
-    return rc == SQLITE_OK ? STORE_OK : store_code_of(rc);
-}
+typedef struct {
+    row_fn fn;
+    void *ctx;
+} row_call;
 
-/* The connection, opened if need be (admin_lock held). */
-static int ensure_link(store *st) {
-    if (!st->admin && !(st->admin = calloc(1, sizeof *st->admin))) return STORE_ERROR;
-    admin_link *a = st->admin;
-    if (st->pg) {
-        char err[512];
-        int rc = pg_link_ensure(st->pg, &a->pg, "a", NULL, 0, err, sizeof err);
-        if (rc != STORE_OK) fprintf(stderr, "store: %s\n", err);
-        return rc;
-    }
-    return a->db ? STORE_OK : open_sqlite(st, a);
-}
-
-static int sqlite_code(sqlite3 *db, int rc) {
-    switch (sqlite3_extended_errcode(db)) {
-    case SQLITE_CONSTRAINT_PRIMARYKEY:
-    case SQLITE_CONSTRAINT_UNIQUE: return STORE_CONFLICT;
-    case SQLITE_CONSTRAINT_FOREIGNKEY: return STORE_NOT_FOUND;
-    case SQLITE_CONSTRAINT_CHECK:
-    case SQLITE_CONSTRAINT_NOTNULL: return STORE_ERROR;
-    default: return store_code_of(rc);
-    }
-}
-
-static int run_sqlite(admin_link *a, const char *sql, const val *v, int nv, row_fn fn, void *ctx,
-                      int *changes) {
-    sqlite3_stmt *s = NULL;
-    int rc = sqlite3_prepare_v2(a->db, sql, -1, &s, NULL);
-    for (int i = 0; rc == SQLITE_OK && i < nv; i++)
-        rc = v[i].kind == V_INT    ? sqlite3_bind_int64(s, i + 1, v[i].i)
-             : v[i].kind == V_TEXT ? sqlite3_bind_text(s, i + 1, v[i].s, -1, SQLITE_STATIC)
-                                   : sqlite3_bind_null(s, i + 1);
-    if (rc != SQLITE_OK) {
-        sqlite3_finalize(s);
-        return STORE_ERROR;
-    }
-    int code = STORE_OK;
-    row r = { .s = s };
-    while ((rc = sqlite3_step(s)) == SQLITE_ROW && code == STORE_OK) code = fn ? fn(&r, ctx) : STORE_OK;
-    if (code == STORE_OK && rc != SQLITE_DONE && rc != SQLITE_ROW) code = sqlite_code(a->db, rc);
-    if (code == STORE_OK && changes) *changes = sqlite3_changes(a->db);
-    sqlite3_finalize(s);
-    return code;
-}
-
-static int run_pg(admin_link *a, const char *sql, const val *v, int nv, row_fn fn, void *ctx, int *changes) {
-    char text[ADMIN_SQL_MAX], numbers[8][24];
-    const char *values[8];
-    if (strlen(sql) >= sizeof text || nv > 8) return STORE_ERROR;
-    for (size_t i = 0;; i++)
-        if (!(text[i] = sql[i] == '?' ? '$' : sql[i])) break;
-    for (int i = 0; i < nv; i++) {
-        values[i] = v[i].kind == V_TEXT ? v[i].s : NULL;
-        if (v[i].kind == V_INT) {
-            snprintf(numbers[i], sizeof numbers[i], "%lld", (long long)v[i].i);
-            values[i] = numbers[i];
-        }
-    }
-    PGresult *res = PQexecParams(a->pg.conn, text, nv, NULL, values, NULL, NULL, 0);
-    ExecStatusType status = PQresultStatus(res);
-    int code = STORE_OK;
-    if (status == PGRES_TUPLES_OK) {
-        for (int i = 0; i < PQntuples(res) && code == STORE_OK; i++) {
-            row r = { .res = res, .row = i };
-            code = fn ? fn(&r, ctx) : STORE_OK;
-        }
-    } else if (status != PGRES_COMMAND_OK) {
-        code = pg_code_of(a->pg.conn, res, &a->broken);
-        if (code == STORE_OK) code = STORE_ERROR;
-        /* A CHECK or a bad value: the caller's request, not the database. */
-        const char *state = PQresultErrorField(res, PG_DIAG_SQLSTATE);
-        if (state && !strncmp(state, "23", 2) && code == STORE_UNAVAILABLE) code = STORE_ERROR;
-    }
-    if (code == STORE_OK && changes) *changes = atoi(PQcmdTuples(res));
-    PQclear(res);
-    return code;
+static int each_row(const store_value *cols, int ncols, void *arg) {
+    const row_call *c = arg;
+    row r = { cols, ncols };
+    return c->fn(&r, c->ctx);
 }
 
 /* Runs one statement inside the caller's transaction; sql_pg replaces sql
@@ -159,8 +63,9 @@ static int run_pg(admin_link *a, const char *sql, const val *v, int nv, row_fn f
 static int run2(store *st, const char *sql, const char *sql_pg, const val *v, int nv, row_fn fn, void *ctx,
                 int *changes) {
     if (changes) *changes = 0;
-    if (st->pg) return run_pg(st->admin, sql_pg ? sql_pg : sql, v, nv, fn, ctx, changes);
-    return run_sqlite(st->admin, sql, v, nv, fn, ctx, changes);
+    store_sql text = { sql, sql_pg };
+    row_call call = { fn, ctx };
+    return st->be->admin_run(st->db, &text, v, nv, fn ? each_row : NULL, &call, changes);
 }
 
 static int run(store *st, const char *sql, const val *v, int nv, row_fn fn, void *ctx, int *changes) {
@@ -170,25 +75,19 @@ static int run(store *st, const char *sql, const val *v, int nv, row_fn fn, void
 typedef int (*txn_fn)(store *st, void *ctx);
 
 /* Runs fn in one transaction on the operator's connection, committed
- * before it returns; once more on a fresh PostgreSQL connection when the
- * one it had died while idle. On SQLite a transaction that writes takes
- * the write lock at once (BEGIN IMMEDIATE, so it never fails half-way on a
- * stale snapshot); one that only reads takes none, so the checks of every
- * chat message never wait for, nor delay, the group commit. */
+ * before it returns; once more on a fresh connection when the one it had
+ * died while idle (PostgreSQL). A transaction that writes says so, so
+ * that SQLite takes the write lock at once. */
 static int run_transaction(store *st, txn_fn fn, void *ctx, bool writes) {
     if (!st) return STORE_ERROR;
     pthread_mutex_lock(&st->admin_lock);
     int code = STORE_UNAVAILABLE;
     for (int attempt = 0; attempt < 2; attempt++) {
-        bool fresh = !st->admin || (st->pg ? !st->admin->pg.conn : !st->admin->db);
-        if ((code = ensure_link(st)) != STORE_OK) break;
-        st->admin->broken = false;
-        code = run(st, st->pg || !writes ? "BEGIN" : "BEGIN IMMEDIATE", NULL, 0, NULL, NULL, NULL);
+        bool fresh = false, lost = false;
+        code = st->be->admin_begin(st->db, writes, &fresh);
         if (code == STORE_OK) code = fn(st, ctx);
-        if (code == STORE_OK) code = run(st, "COMMIT", NULL, 0, NULL, NULL, NULL);
-        else if (!st->admin->broken) run(st, "ROLLBACK", NULL, 0, NULL, NULL, NULL);
-        if (st->pg && st->admin->broken) pg_link_drop(&st->admin->pg);
-        if (!st->admin->broken || fresh || code == STORE_OK) break;
+        code = st->be->admin_end(st->db, code, &lost);
+        if (!lost || fresh || code == STORE_OK) break;
     }
     pthread_mutex_unlock(&st->admin_lock);
     return code;
@@ -199,11 +98,10 @@ static int in_transaction(store *st, txn_fn fn, void *ctx) { return run_transact
 static int reading(store *st, txn_fn fn, void *ctx) { return run_transaction(st, fn, ctx, false); }
 
 void store_admin_close(store *st) {
-    if (!st || !st->admin) return;
-    sqlite3_close(st->admin->db);
-    pg_link_drop(&st->admin->pg);
-    free(st->admin);
-    st->admin = NULL;
+    if (!st || !st->db) return;
+    pthread_mutex_lock(&st->admin_lock);
+    st->be->admin_close(st->db);
+    pthread_mutex_unlock(&st->admin_lock);
 }
 
 static bool room_ok(int room) { return room == STORE_ROOM_PLAYERS || room == STORE_ROOM_SPECTATORS; }
@@ -563,8 +461,8 @@ static int log_row(const row *r, void *ctx) {
     e->at_ms = col_int(r, 1);
     col_text(r, 2, e->action, sizeof e->action);
     col_text(r, 3, e->target, sizeof e->target);
-    const char *d = r->s ? (const char *)sqlite3_column_text(r->s, 4) : PQgetvalue(r->res, r->row, 4);
-    e->detail = strdup(d ? d : "{}");
+    const store_value *d = r->n > 4 && r->cols[4].kind == SV_TEXT ? &r->cols[4] : NULL;
+    e->detail = strdup(d && d->p ? (const char *)d->p : "{}");
     return e->detail ? STORE_OK : STORE_ERROR;
 }
 

@@ -16,7 +16,7 @@
  * never a torn file. A stale TO.partial of a killed run is removed by the
  * next run. The copy gets mode 0600, like the database: it holds the hidden
  * stones of games in play. */
-#include "store/store_internal.h"
+#include "store/store_sqlite_db.h"
 
 #include <assert.h>
 #include <errno.h>

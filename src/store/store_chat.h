@@ -26,7 +26,7 @@ enum { STORE_ROOM_PLAYERS = 1, STORE_ROOM_SPECTATORS = 2 };
 /* The most messages one store_read_chat returns. */
 #define STORE_CHAT_READ_MAX 1000
 
-typedef struct {
+typedef struct store_chat_message {
     int room;                    /* STORE_ROOM_* */
     int n;                       /* 1, 2, ... within its room */
     int author;                  /* 1 black, 2 white, 0 a spectator */

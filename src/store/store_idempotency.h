@@ -26,7 +26,7 @@
 /* The largest seed a record holds. */
 #define STORE_IDEM_SEED_MAX 1024
 
-typedef struct {
+typedef struct store_idem_record {
     int64_t created_at_ms;
     uint8_t *answer; /* malloc'd (the caller frees); NULL while pending */
     size_t answer_len;

@@ -13,6 +13,7 @@
  * costs seconds, not the kernel's TCP timeout, and client_encoding=UTF8:
  * names and messages are UTF-8, whatever the client's locale says. */
 #include "store/store_pg.h"
+#include "store/store_schema.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -27,7 +28,7 @@
 
 /* upgrades[v - 1] takes the schema from version v to v + 1 (leaving what
  * schema_pg.sql creates at v + 1); the NULL end marker makes the count
- * PG_SCHEMA_VERSION, as for SQLite in store.c. */
+ * PG_SCHEMA_VERSION, as for SQLite in store_sqlite.c. */
 static const char *const upgrades[] = {
     /* 1 -> 2: table talk (names, the two chat rooms), cancelled games, and
      * the notifications of every change of a game (phantomgo_games). */
@@ -407,7 +408,6 @@ int pg_store_open(pg_store **out, const char *conninfo, const char *schema_pg_pa
     if (!conn) code = connect_failure_code(err ? err : "");
     if (code == STORE_OK) code = migrate(conn, schema_pg_path, err, errlen);
     PQfinish(conn);
-    if (code == STORE_OK) code = pg_link_ensure(pg, &pg->writer, "w", pg_write_sql, PW_COUNT, err, errlen);
     if (code != STORE_OK) {
         pg_store_close(pg);
         return code;
@@ -418,8 +418,8 @@ int pg_store_open(pg_store **out, const char *conninfo, const char *schema_pg_pa
 
 void pg_store_close(pg_store *pg) {
     if (!pg) return;
-    pg_store_watch(pg, NULL);
     pg_link_drop(&pg->writer);
+    pg_link_drop(&pg->admin);
     for (int i = 0; i < STORE_READERS; i++) pg_link_drop(&pg->readers[i]);
     pthread_cond_destroy(&pg->reader_free);
     pthread_mutex_destroy(&pg->reader_lock);

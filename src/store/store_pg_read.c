@@ -5,6 +5,7 @@
  * error. A game and its log are read in one REPEATABLE READ transaction so
  * they match, as the SQLite reads do. */
 #include "store/store_pg.h"
+#include "store/store_rows.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -144,38 +145,24 @@ static int hex_digit(char c) {
     return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
 }
 
-/* A bytea in text form ("\x" and 64 hex digits) into 32 bytes; all zero
- * for NULL or anything else. */
-static void copy_hash(uint8_t dst[32], const PGresult *res, int row, int col) {
-    memset(dst, 0, 32);
-    const char *t = PQgetvalue(res, row, col);
-    if (PQgetisnull(res, row, col) || strlen(t) != 66 || t[0] != '\\' || t[1] != 'x') return;
-    for (int i = 0; i < 32; i++) {
-        int hi = hex_digit(t[2 + 2 * i]), lo = hex_digit(t[3 + 2 * i]);
-        if (hi < 0 || lo < 0) {
-            memset(dst, 0, 32);
-            return;
-        }
-        dst[i] = (uint8_t)(hi << 4 | lo);
+static bool copy_bytes(uint8_t *dst, size_t n, const PGresult *res, int row, int col);
+
+/* Row i's columns as values for store_row_fill (store_rows.h): text as
+ * libpq gives it (numbers too), a hash decoded into hashes[c]. */
+static void column_values(const PGresult *res, int row, const store_column *cols, int n, store_value *out,
+                          uint8_t (*hashes)[32]) {
+    for (int c = 0; c < n; c++) {
+        if (PQgetisnull(res, row, c)) out[c] = sv_null();
+        else if (cols[c].kind != COL_HASH) out[c] = sv_text(PQgetvalue(res, row, c));
+        else out[c] = copy_bytes(hashes[c], 32, res, row, c) ? sv_blob(hashes[c], 32) : sv_null();
     }
 }
 
 static int fill_game(const PGresult *res, store_game *out) {
-    copy_text(out->id, sizeof out->id, res, 0, 0);
-    out->created_at_ms = get_int(res, 0, 1);
-    copy_text(out->mode, sizeof out->mode, res, 0, 2);
-    out->settings_json = strdup(PQgetvalue(res, 0, 3));
-    out->options_json = strdup(PQgetvalue(res, 0, 4));
-    copy_hash(out->seat_hash[0], res, 0, 5);
-    copy_hash(out->seat_hash[1], res, 0, 6);
-    copy_hash(out->invite_hash, res, 0, 7);
-    out->invite_color = (int)get_int(res, 0, 8);
-    copy_text(out->rematch_id, sizeof out->rematch_id, res, 0, 9);
-    out->time_control_json = strdup(PQgetvalue(res, 0, 10));
-    out->is_public = (int)get_int(res, 0, 11);
-    out->started_at_ms = get_int(res, 0, 12);
-    out->cancelled_at_ms = get_int(res, 0, 13);
-    if (!out->settings_json || !out->options_json || !out->time_control_json) {
+    store_value v[STORE_GAME_COLUMNS];
+    uint8_t hashes[STORE_GAME_COLUMNS][32];
+    column_values(res, 0, store_game_columns, STORE_GAME_COLUMNS, v, hashes);
+    if (!store_row_fill(store_game_columns, STORE_GAME_COLUMNS, v, out)) {
         store_game_free_fields(out);
         return STORE_ERROR;
     }
@@ -190,12 +177,9 @@ static int fill_actions(const PGresult *res, store_action **out, int *count) {
         if (!list) return STORE_ERROR;
     }
     for (int i = 0; i < n; i++) {
-        store_action *a = &list[i];
-        a->seq = (int)get_int(res, i, 0);
-        copy_text(a->kind, sizeof a->kind, res, i, 1);
-        a->color = (int)get_int(res, i, 2);
-        copy_text(a->vertex, sizeof a->vertex, res, i, 3);
-        a->at_ms = get_int(res, i, 4);
+        store_value v[STORE_ACTION_COLUMNS];
+        column_values(res, i, store_action_columns, STORE_ACTION_COLUMNS, v, NULL);
+        store_row_fill(store_action_columns, STORE_ACTION_COLUMNS, v, &list[i]); /* nothing to allocate */
     }
     *out = list;
     *count = n;
@@ -294,11 +278,14 @@ static int list_ids(PGconn *conn, void *ctx, bool *broken) {
     return code;
 }
 
-int pg_store_list_ids(pg_store *pg, const char *where_kind, char (**ids)[24], int *count) {
-    list_ctx c = { PR_LIST_ALL, ids, count };
-    if (!strcmp(where_kind, "computer_to_resume")) c.which = PR_LIST_RESUME;
-    else if (!strcmp(where_kind, "clock_to_resume")) c.which = PR_LIST_CLOCKS;
-    else if (!strcmp(where_kind, "public_to_list")) c.which = PR_LIST_PUBLIC;
+int pg_store_list_ids(pg_store *pg, enum store_list which, char (**ids)[24], int *count) {
+    static const enum pg_read_stmt stmt[SL_COUNT] = {
+        [SL_ALL] = PR_LIST_ALL,
+        [SL_COMPUTER_TO_RESUME] = PR_LIST_RESUME,
+        [SL_CLOCK_TO_RESUME] = PR_LIST_CLOCKS,
+        [SL_PUBLIC_TO_LIST] = PR_LIST_PUBLIC,
+    };
+    list_ctx c = { stmt[which], ids, count };
     *ids = NULL;
     *count = 0;
     return with_reader(pg, list_ids, &c);
@@ -342,8 +329,8 @@ int pg_store_get_names(pg_store *pg, const char *game_id, char names[2][STORE_NA
 typedef struct {
     const char *game_id;
     int room, after_n, limit;
-    int *last;                 /* the count's answer */
-    store_chat_message **list; /* the read's */
+    int *last;                /* the count's answer */
+    store_chat_message *list; /* the read's: limit elements */
     int *count;
 } room_ctx;
 
@@ -384,9 +371,9 @@ static int read_chat(PGconn *conn, void *ctx, bool *broken) {
     PGresult *res = exec_read_n(conn, PR_CHAT_READ, 4, values);
     int code = rows_code(conn, res, broken);
     int n = code == STORE_OK ? PQntuples(res) : 0;
-    if (n > 0 && !(*c->list = malloc((size_t)n * sizeof **c->list))) code = STORE_ERROR;
+    if (n > c->limit) n = c->limit;
     if (code == STORE_OK) {
-        for (int i = 0; i < n; i++) fill_message(res, i, c->room, &(*c->list)[i]);
+        for (int i = 0; i < n; i++) fill_message(res, i, c->room, &c->list[i]);
         *c->count = n;
     }
     PQclear(res);
@@ -394,8 +381,8 @@ static int read_chat(PGconn *conn, void *ctx, bool *broken) {
 }
 
 int pg_store_read_chat(pg_store *pg, const char *game_id, int room, int after_n, int limit,
-                       store_chat_message **out, int *out_count) {
-    room_ctx c = { .game_id = game_id, .room = room, .after_n = after_n, .limit = limit, .list = out,
+                       store_chat_message *list, int *out_count) {
+    room_ctx c = { .game_id = game_id, .room = room, .after_n = after_n, .limit = limit, .list = list,
                    .count = out_count };
     return with_reader(pg, read_chat, &c);
 }

@@ -47,7 +47,7 @@ typedef struct {
 } store_push_notice;
 
 /* A queued row, with its subscription's keys, ready to send. */
-typedef struct {
+typedef struct store_push_message {
     int64_t id;
     char game_id[24];
     int color;
