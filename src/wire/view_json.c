@@ -1,7 +1,7 @@
 /* view_json: views, events and action requests on the wire (see
  * view_json.h). The view is folded here from observations (view_init +
- * view_apply) in the same pass that encodes the events, so one walk over
- * the filter's output gives both. */
+ * view_apply) in the same pass that writes the events' text, so one walk
+ * over the filter's output gives both. */
 #include "wire/view_json.h"
 
 #include <assert.h>
@@ -51,27 +51,63 @@ static bool add_color_or_null(cJSON *o, const char *name, int color) {
     return c ? cJSON_AddStringToObject(o, name, c) != NULL : cJSON_AddNullToObject(o, name) != NULL;
 }
 
-cJSON *view_json_event(const observation *ob, int size) {
-    cJSON *o = cJSON_CreateObject();
-    if (!o) return NULL;
+/* Appends n in decimal (a view's events hold thousands of numbers; no
+ * printf per number). */
+static void put_int(strbuf *sb, int n) {
+    char digits[12], *end = digits + sizeof digits, *p = end;
+    unsigned u = n < 0 ? 0u - (unsigned)n : (unsigned)n;
+    do {
+        *--p = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (n < 0) *--p = '-';
+    strbuf_append(sb, p, (size_t)(end - p));
+}
+
+/* Appends "word": a fixed word or a vertex name, which need no escaping. */
+static void put_word(strbuf *sb, const char *word) {
+    strbuf_append(sb, "\"", 1);
+    strbuf_puts(sb, word);
+    strbuf_append(sb, "\"", 1);
+}
+
+/* Appends one event's object, as docs/API.md spells it. Every string in
+ * it is a fixed word or a vertex name; the text is what cJSON printed for
+ * the same object (the unit tests pin it). */
+static void put_event(strbuf *sb, const observation *ob, int size) {
     char buf[VERTEX_BUF];
-    bool ok = cJSON_AddNumberToObject(o, "seq", ob->seq) && cJSON_AddNumberToObject(o, "turn", ob->turn) &&
-              cJSON_AddStringToObject(o, "type", event_type(ob->kind)) &&
-              add_color_or_null(o, "color", ob->color);
-    if (ok && ob->point >= 0)
-        ok = cJSON_AddStringToObject(o, "vertex", vertex_format(ob->point, size, buf)) != NULL;
-    if (ok && ob->reason != ILLEGAL_NONE)
-        ok = cJSON_AddStringToObject(o, "reason", illegal_reason_name((illegal_reason)ob->reason)) != NULL;
-    if (ok && ob->captured_known > 0)
-        ok = add_vertex_list(o, "captured", ob->captured, ob->captured_known, size);
-    if (ok && ob->captured_count > 0)
-        ok = cJSON_AddNumberToObject(o, "capture_count", ob->captured_count) != NULL;
-    if (ok && ob->atari) ok = cJSON_AddTrueToObject(o, "atari") != NULL;
-    if (!ok) {
-        cJSON_Delete(o);
-        return NULL;
+    const char *color = color_name(ob->color);
+    strbuf_puts(sb, "{\"seq\":");
+    put_int(sb, ob->seq);
+    strbuf_puts(sb, ",\"turn\":");
+    put_int(sb, ob->turn);
+    strbuf_puts(sb, ",\"type\":");
+    put_word(sb, event_type(ob->kind));
+    strbuf_puts(sb, ",\"color\":");
+    if (color) put_word(sb, color);
+    else strbuf_puts(sb, "null");
+    if (ob->point >= 0) {
+        strbuf_puts(sb, ",\"vertex\":");
+        put_word(sb, vertex_format(ob->point, size, buf));
     }
-    return o;
+    if (ob->reason != ILLEGAL_NONE) {
+        strbuf_puts(sb, ",\"reason\":");
+        put_word(sb, illegal_reason_name((illegal_reason)ob->reason));
+    }
+    if (ob->captured_known > 0) {
+        strbuf_puts(sb, ",\"captured\":[");
+        for (int i = 0; i < ob->captured_known; i++) {
+            if (i) strbuf_append(sb, ",", 1);
+            put_word(sb, vertex_format(ob->captured[i], size, buf));
+        }
+        strbuf_append(sb, "]", 1);
+    }
+    if (ob->captured_count > 0) {
+        strbuf_puts(sb, ",\"capture_count\":");
+        put_int(sb, ob->captured_count);
+    }
+    if (ob->atari) strbuf_puts(sb, ",\"atari\":true");
+    strbuf_append(sb, "}", 1);
 }
 
 cJSON *view_json_game(const view_table *t, const game_settings *s) {
@@ -208,9 +244,10 @@ static bool add_rematch(cJSON *o, const view_table *t) {
            cJSON_AddBoolToObject(rm, "cancelled", t->rematch_cancelled);
 }
 
-/* Folds every observation of viewer v into vw and encodes each one into
- * events; *last_own gets the viewer's latest legal move (or NO_POINT). */
-static bool fold_events(const referee *r, viewer v, view *vw, cJSON *events, point *last_own) {
+/* Folds every observation of viewer v into vw and appends each one's
+ * event to events, comma-separated (the items of the view's "events");
+ * *last_own gets the viewer's latest legal move (or NO_POINT). */
+static bool fold_events(const referee *r, viewer v, view *vw, strbuf *events, point *last_own) {
     observation ob;
     int n = view_event_count(r), size = view_settings(r)->size;
     *last_own = NO_POINT;
@@ -218,11 +255,10 @@ static bool fold_events(const referee *r, viewer v, view *vw, cJSON *events, poi
         if (!view_observe(r, v, seq, &ob)) return false;
         view_apply(vw, &ob);
         if (ob.kind == EV_MOVE && ob.color == (int)v && ob.point >= 0) *last_own = ob.point;
-        cJSON *e = view_json_event(&ob, size);
-        if (!e) return false;
-        cJSON_AddItemToArray(events, e);
+        if (seq > 1) strbuf_append(events, ",", 1);
+        put_event(events, &ob, size);
     }
-    return true;
+    return !events->failed;
 }
 
 static bool add_view_fields(cJSON *o, const view *vw, const view_table *t, point last_own) {
@@ -242,39 +278,64 @@ static bool add_view_fields(cJSON *o, const view *vw, const view_table *t, point
            cJSON_AddNumberToObject(o, "attempts", vw->attempts_this_turn);
 }
 
-cJSON *view_json_object(const referee *r, viewer v, const view_table *t) {
-    view *vw = malloc(sizeof *vw);
-    cJSON *o = cJSON_CreateObject(), *events = cJSON_CreateArray();
-    bool ok = false;
-    point last_own;
-    if (!vw || !o || !events) goto done;
-    view_init(vw, view_settings(r), v);
-    if (!fold_events(r, v, vw, events, &last_own)) goto done;
-    cJSON *game = view_json_game(t, &vw->settings);
-    if (!game) goto done;
-    cJSON_AddItemToObject(o, "game", game);
-    if (!add_view_fields(o, vw, t, last_own)) goto done;
-    cJSON_AddItemToObject(o, "events", events);
-    events = NULL;
-    ok = cJSON_AddBoolToObject(o, "over", vw->over) && add_result(o, vw) && add_rematch(o, t) &&
-         cJSON_AddBoolToObject(o, "cancelled", t->cancelled);
-done:
-    cJSON_Delete(events);
-    free(vw);
-    if (ok) return o;
+/* Appends o's text to sb without its braces ({"a":1} -> "a":1) and frees
+ * o; false when out of memory. */
+static bool put_members(strbuf *sb, cJSON *o) {
+    size_t start = sb->len;
+    bool ok = o && json_print_append(sb, o) && !sb->failed;
+    cJSON_Delete(o);
+    if (!ok) return false;
+    assert(sb->len - start >= 2 && sb->data[start] == '{' && sb->data[sb->len - 1] == '}');
+    memmove(sb->data + start, sb->data + start + 1, sb->len - start - 2);
+    sb->len -= 2;
+    sb->data[sb->len] = '\0';
+    return true;
+}
+
+/* {"game":..,"viewer":.. .. "attempts":..}: the view's fields before its
+ * events. NULL when out of memory. */
+static cJSON *head_object(const view *vw, const view_table *t, point last_own) {
+    cJSON *o = cJSON_CreateObject();
+    cJSON *game = o ? view_json_game(t, &vw->settings) : NULL;
+    if (game) cJSON_AddItemToObject(o, "game", game);
+    if (game && add_view_fields(o, vw, t, last_own)) return o;
     cJSON_Delete(o);
     return NULL;
 }
 
-char *view_json_open_text(const referee *r, viewer v, const view_table *t, size_t *len_out) {
-    cJSON *o = view_json_object(r, v, t);
-    size_t len = 0;
-    char *text = o ? json_print(o, &len) : NULL;
+/* {"over":..,"result":..,"rematch":..,"cancelled":..}: the fields after. */
+static cJSON *tail_object(const view *vw, const view_table *t) {
+    cJSON *o = cJSON_CreateObject();
+    if (o && cJSON_AddBoolToObject(o, "over", vw->over) && add_result(o, vw) && add_rematch(o, t) &&
+        cJSON_AddBoolToObject(o, "cancelled", t->cancelled))
+        return o;
     cJSON_Delete(o);
-    if (!text) return NULL;
-    assert(len >= 2 && text[len - 1] == '}');
-    text[--len] = '\0';
-    *len_out = len;
+    return NULL;
+}
+
+/* The events, by far the longest part of a view, are written as text in
+ * the pass that folds them; the few fields around them go through cJSON. */
+char *view_json_open_text(const referee *r, viewer v, const view_table *t, size_t *len_out) {
+    view *vw = malloc(sizeof *vw);
+    strbuf events = { 0 }, out = { 0 };
+    point last_own;
+    bool ok = vw != NULL;
+    if (ok) {
+        view_init(vw, view_settings(r), v);
+        ok = fold_events(r, v, vw, &events, &last_own);
+    }
+    if (ok) {
+        strbuf_append(&out, "{", 1);
+        ok = put_members(&out, head_object(vw, t, last_own));
+        strbuf_puts(&out, ",\"events\":[");
+        strbuf_append(&out, events.data ? events.data : "", events.len);
+        strbuf_puts(&out, "],");
+        ok = ok && put_members(&out, tail_object(vw, t));
+    }
+    free(vw);
+    strbuf_free(&events);
+    char *text = ok ? strbuf_take(&out, len_out) : NULL;
+    strbuf_free(&out);
     return text;
 }
 
@@ -292,10 +353,8 @@ bool view_json_close(strbuf *sb, const game_clock *c, int64_t now, int64_t claim
 }
 
 bool view_json_event_append(strbuf *sb, const observation *ob, int size) {
-    cJSON *e = view_json_event(ob, size);
-    bool ok = e && json_print_append(sb, e);
-    cJSON_Delete(e);
-    return ok && !sb->failed;
+    put_event(sb, ob, size);
+    return !sb->failed;
 }
 
 bool view_json_events_append(strbuf *sb, const referee *r, viewer v, int since) {
@@ -305,26 +364,11 @@ bool view_json_events_append(strbuf *sb, const referee *r, viewer v, int since) 
     strbuf_append(sb, "[", 1);
     for (int seq = since < 0 ? 1 : since + 1; ok && seq <= n; seq++) {
         if (seq > (since < 0 ? 1 : since + 1)) strbuf_append(sb, ",", 1);
-        ok = view_observe(r, v, seq, &ob) && view_json_event_append(sb, &ob, size);
+        ok = view_observe(r, v, seq, &ob);
+        if (ok) put_event(sb, &ob, size);
     }
     strbuf_append(sb, "]", 1);
     return ok && !sb->failed;
-}
-
-cJSON *view_json_events_since(const referee *r, viewer v, int since) {
-    cJSON *events = cJSON_CreateArray();
-    if (!events) return NULL;
-    observation ob;
-    int n = view_event_count(r), size = view_settings(r)->size;
-    for (int seq = since < 0 ? 1 : since + 1; seq <= n; seq++) {
-        cJSON *e = view_observe(r, v, seq, &ob) ? view_json_event(&ob, size) : NULL;
-        if (!e) {
-            cJSON_Delete(events);
-            return NULL;
-        }
-        cJSON_AddItemToArray(events, e);
-    }
-    return events;
 }
 
 /* The fields of the body: each known once, none unknown. */

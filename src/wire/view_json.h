@@ -48,22 +48,17 @@ const char *view_json_color_name(int color);
  * "deduction_aid":..} (+ "level" for computer games). */
 cJSON *view_json_game(const view_table *t, const game_settings *s);
 
-/* One event object as the observation allows (docs/API.md, Events). */
-cJSON *view_json_event(const observation *ob, int size);
-/* The same object's text appended to sb; false when out of memory. */
+/* One event object as the observation allows (docs/API.md, Events),
+ * appended to sb as text; false when out of memory. */
 bool view_json_event_append(strbuf *sb, const observation *ob, int size);
-
-/* The whole view of viewer v as an object (the caller owns it), without
- * the fields of the moment (clock, computer's pace); NULL only when out
- * of memory. */
-cJSON *view_json_object(const referee *r, viewer v, const view_table *t);
 
 /* A view is text in two parts, so that the part which changes only with
  * the game is rendered once per change and viewer and kept (the games
  * layer caches it), while the fields read at the moment are appended to
  * each copy as it leaves:
- *   view_json_open_text: view_json_object's text with its closing brace
- *     left off (malloc'd, *len_out set; NULL only when out of memory);
+ *   view_json_open_text: the view of viewer v without the fields of the
+ *     moment, its closing brace left off (malloc'd, *len_out set; NULL
+ *     only when out of memory);
  *   view_json_close: appends ,"clock":{..} read at `now` (clock_json.h),
  *     then ,"computer":{"think_percent":P,"busy":P<100} when
  *     computer_percent is 1..100 (a computer game; 0 for any other), and
@@ -72,10 +67,8 @@ cJSON *view_json_object(const referee *r, viewer v, const view_table *t);
 char *view_json_open_text(const referee *r, viewer v, const view_table *t, size_t *len_out);
 bool view_json_close(strbuf *sb, const game_clock *c, int64_t now, int64_t claim_at_ms, int computer_percent);
 
-/* The events of viewer v with seq > since, as a JSON array (cJSON owned
- * by the caller). NULL only when out of memory. */
-cJSON *view_json_events_since(const referee *r, viewer v, int since);
-/* The same array's text appended to sb; false when out of memory. */
+/* The events of viewer v with seq > since, as a JSON array appended to
+ * sb; false when out of memory. */
 bool view_json_events_append(strbuf *sb, const referee *r, viewer v, int since);
 
 /* An action request {"seq":N,"action":"attempt","vertex":"D4"} (or

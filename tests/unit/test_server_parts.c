@@ -175,21 +175,20 @@ TEST(view_json_events_say_only_what_the_observation_holds) {
     referee *r = referee_new(&s);
     CHECK_EQ_INT(ref_try(r, BLACK, "C3", NULL), REFUSE_NONE);
     CHECK_EQ_INT(ref_try(r, WHITE, "C3", NULL), REFUSE_NONE); /* illegal: occupied */
-    cJSON *white = view_json_events_since(r, VIEWER_WHITE, 0);
-    cJSON *black = view_json_events_since(r, VIEWER_BLACK, 1);
-    char *w = cJSON_PrintUnformatted(white), *b = cJSON_PrintUnformatted(black);
-    CHECK_EQ_STR(w, "[{\"seq\":1,\"turn\":1,\"type\":\"move\",\"color\":\"black\"},"
-                    "{\"seq\":2,\"turn\":2,\"type\":\"illegal\",\"color\":\"white\",\"vertex\":\"C3\"}]");
-    CHECK_EQ_STR(b, "[{\"seq\":2,\"turn\":2,\"type\":\"illegal\",\"color\":\"white\"}]");
-    cJSON_free(w);
-    cJSON_free(b);
-    cJSON_Delete(white);
-    cJSON_Delete(black);
+    strbuf w = { 0 }, b = { 0 };
+    CHECK(view_json_events_append(&w, r, VIEWER_WHITE, 0));
+    CHECK(view_json_events_append(&b, r, VIEWER_BLACK, 1));
+    CHECK_EQ_STR(w.data, "[{\"seq\":1,\"turn\":1,\"type\":\"move\",\"color\":\"black\"},"
+                         "{\"seq\":2,\"turn\":2,\"type\":\"illegal\",\"color\":\"white\",\"vertex\":\"C3\"}]");
+    CHECK_EQ_STR(b.data, "[{\"seq\":2,\"turn\":2,\"type\":\"illegal\",\"color\":\"white\"}]");
+    strbuf_free(&w);
+    strbuf_free(&b);
     referee_free(r);
 }
 
-/* The view's two parts, cached text and the fields of the moment, are
- * byte for byte the whole object with "clock" and "computer" added last. */
+/* The view's two parts: the cached text is one JSON object once closed,
+ * holding every event as events_append writes them, and the fields of the
+ * moment are "clock" (clock_json's text) then "computer", last. */
 TEST(view_json_open_text_and_close_make_the_whole_view) {
     game_settings s = settings_default();
     s.size = 5;
@@ -202,37 +201,43 @@ TEST(view_json_open_text_and_close_make_the_whole_view) {
     game_clock c;
     clock_init(&c, &tc);
     clock_start_turn(&c, WHITE, 1000);
-    for (int percent = 0; percent <= 100; percent += 40) {
-        cJSON *whole = view_json_object(r, VIEWER_WHITE, &t);
-        cJSON_AddItemToObject(whole, "clock", clock_to_json(&c, 4321, -1));
-        if (percent) {
-            cJSON *pace = cJSON_AddObjectToObject(whole, "computer");
-            cJSON_AddNumberToObject(pace, "think_percent", percent);
-            cJSON_AddBoolToObject(pace, "busy", percent < 100);
-        }
-        char *expected = json_print(whole, NULL);
-        size_t len = 0;
-        char *open = view_json_open_text(r, VIEWER_WHITE, &t, &len);
-        CHECK(open && len == strlen(open) && open[len - 1] != '}');
-        strbuf sb = { 0 };
-        strbuf_append(&sb, open, len);
-        CHECK(view_json_close(&sb, &c, 4321, -1, percent));
-        CHECK_EQ_STR(sb.data, expected);
-        strbuf_free(&sb);
-        free(open);
-        free(expected);
-        cJSON_Delete(whole);
-    }
+    size_t len = 0;
+    char *open = view_json_open_text(r, VIEWER_WHITE, &t, &len);
+    CHECK(open && len == strlen(open) && open[len - 1] != '}');
     strbuf events = { 0 };
     CHECK(view_json_events_append(&events, r, VIEWER_WHITE, 0));
-    cJSON *list = view_json_events_since(r, VIEWER_WHITE, 0);
-    char *expected = json_print(list, NULL);
-    CHECK_EQ_STR(events.data, expected);
+    cJSON *clock = clock_to_json(&c, 4321, -1);
+    char *clock_text = json_print(clock, NULL);
+    cJSON_Delete(clock);
+    for (int percent = 0; percent <= 100; percent += 40) {
+        strbuf sb = { 0 };
+        strbuf_append(&sb, open ? open : "", len);
+        CHECK(view_json_close(&sb, &c, 4321, -1, percent));
+        strbuf expected = { 0 };
+        strbuf_printf(&expected, ",\"clock\":%s", clock_text ? clock_text : "?");
+        if (percent)
+            strbuf_printf(&expected, ",\"computer\":{\"think_percent\":%d,\"busy\":%s}", percent,
+                          percent < 100 ? "true" : "false");
+        strbuf_append(&expected, "}", 1);
+        CHECK_EQ_STR(sb.data + len, expected.data);
+        cJSON *whole = cJSON_ParseWithLength(sb.data, sb.len);
+        char *listed = json_print(cJSON_GetObjectItemCaseSensitive(whole, "events"), NULL);
+        CHECK(whole && listed && !strcmp(listed, events.data));
+        CHECK_EQ_STR(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
+                         cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(whole, "seats"), "black"),
+                         "name")),
+                     "Алиса \"\\");
+        free(listed);
+        cJSON_Delete(whole);
+        strbuf_free(&expected);
+        strbuf_free(&sb);
+    }
+    free(clock_text);
+    free(open);
     strbuf_free(&events);
-    CHECK(view_json_events_append(&events, r, VIEWER_BLACK, 2));
-    CHECK_EQ_STR(events.data, "[]");
-    strbuf_free(&events);
-    free(expected);
-    cJSON_Delete(list);
+    strbuf empty = { 0 };
+    CHECK(view_json_events_append(&empty, r, VIEWER_BLACK, 2));
+    CHECK_EQ_STR(empty.data, "[]");
+    strbuf_free(&empty);
     referee_free(r);
 }
