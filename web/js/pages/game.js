@@ -10,32 +10,32 @@
 // changes at the latest: it never outlives the state it describes. The
 // clocks tick from each view's snapshot (clock.js).
 
-import { initPage, copyFrom, errorMessage, markReady, showNotice, clearNotice } from './page.js';
-import { t, formatNumber, onLanguageChange } from './i18n.js';
-import { api } from './api.js';
-import { LiveFeed } from './live.js';
-import { GameState, opponentOf, isPlayer, isMyTurn, computerToMove } from './game-state.js';
-import { readSeatLinks, likelySeatToken, findSeats } from './game-seats.js';
-import { Board } from './board.js';
-import { RefereeLog } from './referee-log.js';
-import { ReplayControls } from './replay.js';
-import { Notes } from './notes.js';
-import { TurnAlerts } from './turn-alerts.js';
-import { GamePush } from './push.js';
-import { GameClocks } from './clock.js';
-import { Curtain } from './hotseat-curtain.js';
-import { Rematch, offeredRematch, withdrawRematch, cancelledRematchWording } from './rematch.js';
-import { confirmAction, dialogOpen } from './dialog.js';
-import { newsOf, recentCaptures } from './news.js';
+import { initPage, copyFrom, errorMessage, markReady, showNotice, clearNotice } from '../lib/page.js';
+import { t, formatNumber, onLanguageChange } from '../lib/i18n.js';
+import { api } from '../lib/api.js';
+import { LiveFeed } from '../lib/live.js';
+import { GameState, opponentOf, isPlayer, isMyTurn, computerToMove } from '../game/game-state.js';
+import { readSeatLinks, likelySeatToken, findSeats } from '../game/game-seats.js';
+import { Board } from '../game/board.js';
+import { RefereeLog } from '../game/referee-log.js';
+import { ReplayControls } from '../game/replay.js';
+import { Notes } from '../game/notes.js';
+import { TurnAlerts } from '../game/turn-alerts.js';
+import { GamePush } from '../game/push.js';
+import { GameClocks } from '../game/clock.js';
+import { Curtain } from '../game/hotseat-curtain.js';
+import { Rematch, offeredRematch, withdrawRematch, cancelledRematchWording } from '../game/rematch.js';
+import { confirmAction, dialogOpen } from '../lib/dialog.js';
+import { newsOf, recentCaptures } from '../game/news.js';
 import {
   turnBanner, roleTitle, renderStats, renderTableInfo, resultText, renderScore, boardSummary, pointDescription,
-} from './game-panels.js';
+} from '../game/game-panels.js';
 import {
   loadInviteLink, loadGameSummary, getPref, setPref, saveSeat, saveInviteLink, saveGameSummary,
-} from './storage.js';
-import { nameForRequest } from './names.js';
-import { GameTalk, showCancelled } from './game-talk.js';
-import { DeductionAid } from './aid.js';
+} from '../lib/storage.js';
+import { nameForRequest } from '../lib/names.js';
+import { GameTalk, showCancelled } from '../game/game-talk.js';
+import { DeductionAid } from '../game/aid.js';
 
 const $ = (id) => document.getElementById(id);
 const gameId = decodeURIComponent(location.pathname.split('/').filter(Boolean)[1] ?? '');
