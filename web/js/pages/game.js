@@ -9,12 +9,21 @@
 // once. A notice (an illegal point, a refused action) lasts until the turn
 // changes at the latest: it never outlives the state it describes. The
 // clocks tick from each view's snapshot (clock.js).
+//
+// This file is the orchestrator: the page's state is one object (`page`,
+// its fields documented in game/page-state.js) that only the functions
+// here change, and after each change renderGame() (game/game-views.js)
+// draws the page from it. The components the page is made of are `parts`.
 
 import { initPage, copyFrom, errorMessage, markReady, showNotice, clearNotice } from '../lib/page.js';
-import { t, formatNumber, onLanguageChange } from '../lib/i18n.js';
+import { t, onLanguageChange } from '../lib/i18n.js';
 import { api } from '../lib/api.js';
 import { LiveFeed } from '../lib/live.js';
-import { GameState, opponentOf, isPlayer, isMyTurn, computerToMove } from '../game/game-state.js';
+import { opponentOf, isPlayer, isMyTurn, computerToMove } from '../game/game-state.js';
+import { createPageState, activeToken, seated, playingSeats } from '../game/page-state.js';
+import {
+  renderGame, renderClaim, keepResultActionsPlaced, showReplayStep, describeCursor, showConnection, clearSeatTexts, showFatal,
+} from '../game/game-views.js';
 import { readSeatLinks, likelySeatToken, findSeats } from '../game/game-seats.js';
 import { Board } from '../game/board.js';
 import { RefereeLog } from '../game/referee-log.js';
@@ -26,13 +35,7 @@ import { GameClocks } from '../game/clock.js';
 import { Curtain } from '../game/hotseat-curtain.js';
 import { Rematch, offeredRematch, withdrawRematch, cancelledRematchWording } from '../game/rematch.js';
 import { confirmAction, dialogOpen } from '../lib/dialog.js';
-import { newsOf, recentCaptures } from '../game/news.js';
-import {
-  turnBanner, roleTitle, renderStats, renderTableInfo, resultText, renderScore, boardSummary, pointDescription,
-} from '../game/game-panels.js';
-import {
-  loadInviteLink, loadGameSummary, getPref, setPref, saveSeat, saveInviteLink, saveGameSummary,
-} from '../lib/storage.js';
+import { setPref, saveSeat, saveInviteLink, saveGameSummary } from '../lib/storage.js';
 import { nameForRequest } from '../lib/names.js';
 import { GameTalk, showCancelled } from '../game/game-talk.js';
 import { DeductionAid } from '../game/aid.js';
@@ -42,35 +45,15 @@ const gameId = decodeURIComponent(location.pathname.split('/').filter(Boolean)[1
 const NOTICE_MS = 6000;
 const LIVE_POLL_MS = 2000;
 
-const state = new GameState();
-let seats = {};
-// {token: view} of the seat links this visit opened (game-seats.js).
-let linkViews = {};
-let hotseat = false;
-let activeColor = null;
-let busy = false;
-let ghostMode = false;
-let pendingVertex = null;
-// The point of an attempt on its way to the server (drawn as a preview
-// stone, so a click made offline visibly waits to be sent).
-let sendingVertex = null;
-// Hot-seat: the keyboard cursor and the open folds (notes, options, table)
-// of each seat, kept while the other plays.
-const seatCursors = {};
-const seatFolds = {};
+// The page's state: one object, changed only here (game/page-state.js).
+const page = createPageState(gameId);
+// The page's components, made once by setupModules() (talk once the first
+// view is in, live once the feed starts); each keeps its own state.
+const parts = {
+  board: null, log: null, notes: null, replay: null, alerts: null, clocks: null,
+  curtain: null, rematch: null, talk: null, aid: null, live: null,
+};
 const folds = () => [...document.querySelectorAll('details.fold')];
-let confirmMode = Boolean(getPref('confirmMove', matchMedia('(pointer: coarse)').matches));
-let live = null;
-let board;
-let log;
-let notes;
-let replay;
-let alerts;
-let clocks;
-let curtain;
-let rematch;
-let talk;
-let aid;
 
 // ---- small helpers -------------------------------------------------------
 
@@ -78,29 +61,13 @@ function notice(message) {
   showNotice(message, NOTICE_MS);
 }
 
-// The page has no game to show (unknown id, refused): a heading, the
-// reason, and a way on to a new game.
 function fatal(message) {
-  $('loading').hidden = true;
-  $('game-area').hidden = true;
-  $('fatal-text').textContent = message;
-  $('fatal').hidden = false;
+  showFatal(message);
   markReady();
 }
 
-function activeToken() {
-  return activeColor ? seats[activeColor] ?? null : null;
-}
-
-function seated() {
-  const view = state.view;
-  return Boolean(view && isPlayer(view) && activeToken());
-}
-
-// {color: token} of the seats this page plays: both in hot-seat.
-function playingSeats() {
-  if (!seated()) return {};
-  return hotseat ? { ...seats } : { [activeColor]: activeToken() };
+function render() {
+  renderGame(page, parts, { onJump: jumpToSeq });
 }
 
 function visibleStone(view, vertex) {
@@ -113,10 +80,10 @@ function visibleStone(view, vertex) {
 // read moments ago to learn its colour, is used once instead of asked again.
 // A refused token leaves the seat (onProblem hears why) for a spectator's view.
 async function fetchView(color, onProblem) {
-  const token = color ? seats[color] : null;
-  const known = token ? linkViews[token] : null;
+  const token = color ? page.seats[color] : null;
+  const known = token ? page.linkViews[token] : null;
   if (known) {
-    delete linkViews[token];
+    delete page.linkViews[token];
     return known;
   }
   try {
@@ -124,198 +91,50 @@ async function fetchView(color, onProblem) {
   } catch (error) {
     if (color && (error.code === 'bad_token' || error.status === 403)) {
       onProblem(() => errorMessage(error));
-      delete seats[color];
+      delete page.seats[color];
       return api.view(gameId, null);
     }
     throw error;
   }
 }
 
-// ---- rendering ------------------------------------------------------------
-
-function boardModel(view) {
-  return {
-    viewer: isPlayer(view) ? view.viewer : null,
-    stones: view.stones,
-    handicap: view.handicap,
-    last: view.last_own,
-    tried: view.tried,
-    rejected: (view.rejected ?? []).map((entry) => entry.vertex),
-    ghosts: notes.list(),
-    ghostColor: isPlayer(view) ? opponentOf(view.viewer) : 'white',
-    preview: pendingVertex ?? sendingVertex,
-    captured: recentCaptures(view).lost,
-    taken: recentCaptures(view).taken,
-    heat: aid.heatFor(view),
-  };
-}
-
-function render() {
-  const view = state.view;
-  if (!view || curtain.up) return;
-  const banner = turnBanner(view, { hotseat });
-  $('turn-banner').textContent = banner.text;
-  $('turn-banner').dataset.kind = banner.kind;
-  $('role-title').textContent = roleTitle(view, { hotseat });
-  renderNews(view);
-  renderStats($('stats'), view);
-  renderTableInfo($('table-info'), view.game);
-  renderWaiting(view);
-  renderControls(view);
-  clocks.update(view, { perspective: seated() && !hotseat ? view.viewer : null });
-  renderClaim();
-  renderResult(view);
-  aid.update(view, activeToken());
-  if (view.over) replay.load(view);
-  else board.render(boardModel(view));
-  $('board-summary').textContent = boardSummary(view, notes.list());
-  // The point under the keyboard cursor is described anew when it changed
-  // (a stone played there with Enter), not only when the cursor moves.
-  if (document.activeElement === $('board')) describeCursor(board.cursorVertex());
-  document.title = banner.kind === 'yours' && !hotseat ? t('game.titleYourTurn') : t('game.title');
-}
-
-// The strip under the banner: the referee's news of this viewer's round
-// (news.js), each sentence marked with its kind. It is rewritten only when
-// its words change, so a screen reader hears each news once.
-function renderNews(view) {
-  if (view.over) return; // the replay's step is told there (showReplayStep)
-  const news = newsOf(view);
-  const strip = $('news');
-  if (strip.textContent !== news.text) {
-    const parts = news.items.map((item) => {
-      const span = document.createElement('span');
-      span.className = 'news-item';
-      span.dataset.kind = item.kind;
-      span.textContent = item.text;
-      return span;
-    });
-    strip.replaceChildren(...parts.flatMap((part, i) => (i === 0 ? [part] : [' ', part])));
-  }
-  strip.dataset.kind = news.kind;
-  strip.title = news.text;
-}
-
-function renderControls(view) {
-  const myTurn = isMyTurn(view) && seated();
-  board.setInteractive(seated() && !view.over);
-  $('board').setAttribute('aria-label', t('game.boardLabel', { size: view.game.settings.size }));
-  $('board-help').textContent = seated() && !view.over ? t('game.keyboardHelp') : '';
-  $('pass').disabled = !myTurn || busy;
-  $('resign').disabled = !seated() || view.over || busy;
-  $('play-buttons').hidden = !seated() || view.over;
-  $('notes-panel').hidden = !seated() || view.over;
-  $('ghost-mode').setAttribute('aria-pressed', String(ghostMode));
-  $('board').classList.toggle('ghost-mode', ghostMode);
-  $('board').classList.toggle('busy', busy || computerToMove(view));
-  // Only a player alone at the device hears that their turn came.
-  $('opt-sound-label').textContent = seated() && !hotseat && !view.over ? t('options.sound') : t('options.soundWatching');
-  $('opt-confirm-row').hidden = !seated() || view.over;
-  $('opt-notify-row').hidden = !seated() || view.over || hotseat || !TurnAlerts.supported();
-  const showConfirm = Boolean(pendingVertex) && myTurn;
-  // The bar comes below Pass and Resign (game.html), so they never move
-  // under a finger when it comes and goes, and no room is kept for it.
-  $('confirm-move-bar').hidden = !showConfirm;
-  if (showConfirm) $('confirm-move').textContent = t('game.confirmMove', { vertex: pendingVertex });
-  $('torus-controls').hidden = !view.game.settings.torus;
-}
-
-// The claim button appears once the silent opponent passed its limit;
-// clocks.js calls this on every tick, since that moment comes with no event.
-// Behind a curtain the page stays as it was when the curtain fell, whatever
-// the ticks (a tick must not make the page depend on timing).
-function renderClaim() {
-  if (curtain.up) return;
-  $('claim').hidden = !(seated() && !hotseat && clocks.claimable());
-  $('claim').disabled = busy;
-}
-
-function renderWaiting(view) {
-  const opponent = isPlayer(view) ? opponentOf(view.viewer) : null;
-  const waiting = Boolean(opponent) && !hotseat && !view.over && !view.seats?.[opponent]?.taken;
-  $('waiting').hidden = !waiting;
-  $('waiting-text').textContent = loadGameSummary(gameId)?.rematchOffered ? t('rematch.waiting') : t('game.waiting');
-  const invite = waiting ? loadInviteLink(gameId) : null;
-  $('waiting-invite').hidden = !invite;
-  if (invite) $('waiting-link').value = invite;
-}
-
-function renderResult(view) {
-  $('result-panel').hidden = !view.over;
-  $('result-actions').hidden = !view.over;
-  placeResultActions();
-  $('replay-panel').hidden = !view.over;
-  $('log-jump-hint').hidden = !view.over;
-  if (!view.over) return;
-  const score = view.result?.score;
-  $('result-score').textContent = score
-    ? t('result.scoreLine', { black: formatNumber(score.black), white: formatNumber(score.white) }) : '';
-  $('new-game').hidden = !seated();
-  $('result-text').textContent = resultText(view.result);
-  $('score-table').hidden = !renderScore($('score-body'), view.result);
-  $('sgf-link').href = api.sgfUrl(gameId);
-  $('sgf-link').setAttribute('download', `phantomgo-${gameId}.sgf`);
-  rematch.render(view);
-  replay.setSeat(seated() && !hotseat ? view.viewer : null);
-  log.setJump(jumpToSeq);
-  const legend = replay.perspective() !== 'full' || (seated() && !hotseat);
-  $('unseen-legend').hidden = !legend;
-  $('unseen-legend-text').textContent = t('replay.unseenLegend');
-}
-
-// After the end the strip above the board says which step the replay
-// shows, where the eye is (the banner keeps the result).
-function showReplayStep(caption) {
-  const strip = $('news');
-  if (strip.textContent !== caption) strip.textContent = caption;
-  strip.dataset.kind = 'replay';
-  strip.title = caption;
-}
-
 // A log line was chosen: the replay goes there, and the board comes into
 // view if the page was scrolled away from it (a phone's log is far below).
 function jumpToSeq(seq) {
-  replay.go(replay.indexOfSeq(seq));
+  parts.replay.go(parts.replay.indexOfSeq(seq));
   const box = $('board').getBoundingClientRect();
   if (box.top < 0 || box.bottom > innerHeight) $('turn-banner').scrollIntoView({ block: 'start' });
-}
-
-// What the keyboard cursor is on, for screen readers (a live region: it is
-// rewritten only when the words change, so a redraw is not read again).
-function describeCursor(vertex) {
-  const text = state.view ? pointDescription(state.view, notes.list(), vertex) : vertex;
-  if ($('cursor-status').textContent !== text) $('cursor-status').textContent = text;
 }
 
 // ---- news: log, flashes, sounds, notifications -----------------------------
 
 function announce(events) {
   if (!events || events.length === 0) return;
-  log.add(events);
-  const view = state.view;
+  parts.log.add(events);
+  const view = page.views.view;
   const captured = events.flatMap((event) => event.captured ?? []);
-  if (captured.length > 0 && !curtain.up) {
-    board.flash(captured);
+  if (captured.length > 0 && !parts.curtain.up) {
+    parts.board.flash(captured);
   }
-  if (events.some((event) => (event.capture_count ?? event.captured?.length ?? 0) > 0)) alerts.captured();
-  const becameMine = !hotseat && isMyTurn(view) && events.some((event) => event.color !== view.viewer && (event.type === 'move' || event.type === 'pass'));
-  if (becameMine) alerts.yourTurn();
+  if (events.some((event) => (event.capture_count ?? event.captured?.length ?? 0) > 0)) parts.alerts.captured();
+  const becameMine = !page.hotseat && isMyTurn(view) && events.some((event) => event.color !== view.viewer && (event.type === 'move' || event.type === 'pass'));
+  if (becameMine) parts.alerts.yourTurn();
 }
 
 function accept(view, events = []) {
-  const previous = state.view;
-  const fresh = state.accept(view, events);
+  const previous = page.views.view;
+  const fresh = page.views.accept(view, events);
   if (fresh === null) return;
-  talk?.onView(view);
+  parts.talk?.onView(view);
   const wasOver = previous?.over ?? false;
   if (previous && (previous.turn !== view.turn || wasOver !== view.over)) clearNotice();
   // Your turn begins: a click places a stone again, not a ghost note.
-  if (previous && !isMyTurn(previous) && isMyTurn(view)) ghostMode = false;
+  if (previous && !isMyTurn(previous) && isMyTurn(view)) page.ghostMode = false;
   render();
   announce(fresh);
   if (view.over && !wasOver) {
     // The end reveals every event in full: rewrite the log with it.
-    log.rebuild(view.events ?? []);
+    parts.log.rebuild(view.events ?? []);
     finishGame();
   }
 }
@@ -323,57 +142,57 @@ function accept(view, events = []) {
 // ---- acting ------------------------------------------------------------------
 
 async function act(body) {
-  if (busy || !seated()) return;
-  busy = true;
-  pendingVertex = null;
-  sendingVertex = body.vertex ?? null;
+  if (page.busy || !seated(page)) return;
+  page.busy = true;
+  page.pendingVertex = null;
+  page.sendingVertex = body.vertex ?? null;
   render();
-  const mover = activeColor;
+  const mover = page.activeColor;
   try {
-    const answer = await api.act(gameId, activeToken(), { seq: state.seq + 1, ...body }, {
+    const answer = await api.act(gameId, activeToken(page), { seq: page.views.seq + 1, ...body }, {
       onRetry: () => showConnection(navigator.onLine ? 'reconnecting' : 'offline'),
     });
-    showConnection(live ? live.status : 'live');
-    sendingVertex = null;
+    showConnection(parts.live ? parts.live.status : 'live');
+    page.sendingVertex = null;
     afterAction(answer, mover, body);
   } catch (error) {
     if (error.code === 'stale_seq') await refresh();
     notice(errorMessage(error));
   } finally {
-    busy = false;
-    sendingVertex = null;
+    page.busy = false;
+    page.sendingVertex = null;
     render();
   }
 }
 
 function afterAction(answer, mover, body) {
   const event = answer.event;
-  if (event?.type === 'move' && body.vertex) notes.remove(body.vertex);
+  if (event?.type === 'move' && body.vertex) parts.notes.remove(body.vertex);
   accept(answer.view, event ? [event] : []);
   const turnOver = event && (event.type === 'move' || event.type === 'pass');
-  if (hotseat && turnOver && !answer.view.over) curtain.raise(opponentOf(mover));
+  if (page.hotseat && turnOver && !answer.view.over) parts.curtain.raise(opponentOf(mover));
   // An illegal try is told once, by the board: its mark and the news
   // strip (no notice over the header: tries come in bursts).
   if (event?.type === 'illegal') {
-    alerts.illegal();
+    parts.alerts.illegal();
   } else if (event?.type === 'move') {
-    alerts.stonePlaced();
+    parts.alerts.stonePlaced();
   }
 }
 
 async function refresh() {
   try {
-    accept(await api.view(gameId, activeToken()));
+    accept(await api.view(gameId, activeToken(page)));
   } catch (error) {
     notice(errorMessage(error));
   }
 }
 
 function tryPoint(vertex) {
-  const view = state.view;
-  if (!view || !seated() || view.over) return;
-  if (ghostMode) {
-    notes.toggle(vertex);
+  const view = page.views.view;
+  if (!view || !seated(page) || view.over) return;
+  if (page.ghostMode) {
+    parts.notes.toggle(vertex);
     return;
   }
   if (!isMyTurn(view)) {
@@ -388,8 +207,8 @@ function tryPoint(vertex) {
     notice(t('game.alreadyTried', { vertex }));
     return;
   }
-  if (confirmMode && pendingVertex !== vertex) {
-    pendingVertex = vertex;
+  if (page.confirmMode && page.pendingVertex !== vertex) {
+    page.pendingVertex = vertex;
     render();
     return;
   }
@@ -399,40 +218,31 @@ function tryPoint(vertex) {
 // The question says whether this pass ends the game (the opponent passed
 // just before) and that every stone then counts as alive.
 async function pass() {
-  if (!state.view || !isMyTurn(state.view) || !seated() || busy) return;
-  const question = state.view.passes > 0 ? t('game.confirmPassEnds') : t('game.confirmPass');
+  const view = page.views.view;
+  if (!view || !isMyTurn(view) || !seated(page) || page.busy) return;
+  const question = view.passes > 0 ? t('game.confirmPassEnds') : t('game.confirmPass');
   if (await confirmAction(question, t('game.pass'))) act({ action: 'pass' });
 }
 
 // Destructive: red, with the focus on Cancel, so Enter pressed twice by
 // mistake cancels and never resigns.
 async function resign() {
-  if (!state.view || !seated() || state.view.over || busy) return;
+  const view = page.views.view;
+  if (!view || !seated(page) || view.over || page.busy) return;
   if (await confirmAction(t('game.confirmResign'), t('game.resign'), { destructive: true })) act({ action: 'resign' });
 }
 
 async function claim() {
-  if (!state.view || !seated() || !clocks.claimable() || busy) return;
+  if (!page.views.view || !seated(page) || !parts.clocks.claimable() || page.busy) return;
   if (await confirmAction(t('game.confirmClaim'), t('game.claim'))) act({ action: 'claim' });
-}
-
-// The end's score and next actions go where they are on the first screen:
-// under the board on a narrow screen (the side column falls far below it),
-// in the result panel at the top of the side column on a wide one (where
-// the board keeps its height).
-const WIDE = matchMedia('(min-width: 900px)');
-function placeResultActions() {
-  const actions = $('result-actions');
-  const home = WIDE.matches ? $('result-text') : $('board-summary');
-  if (actions.previousElementSibling !== home) home.after(actions);
 }
 
 // A new game at the same table: the same mode, settings, clock, level and
 // aid, this seat's colour again (both seats in hot-seat). Its seats are
 // kept on this device like any game made on the home page.
 async function newGameSameTable() {
-  const { game, viewer } = state.view ?? {};
-  if (!game || !seated()) return;
+  const { game, viewer } = page.views.view ?? {};
+  if (!game || !seated(page)) return;
   const body = {
     mode: game.mode, settings: game.settings, time_control: game.time_control, deduction_aid: game.deduction_aid,
   };
@@ -459,33 +269,29 @@ async function newGameSameTable() {
 // nothing of the seat that just played (cursor, hover, ghost mode, a move
 // waiting for confirmation, the log's scroll) is left for the next seat.
 function emptyBehindCurtain() {
-  if (activeColor) {
-    seatCursors[activeColor] = board.getCursor();
-    seatFolds[activeColor] = folds().map((fold) => fold.open);
+  if (page.activeColor) {
+    page.seatCursors[page.activeColor] = parts.board.getCursor();
+    page.seatFolds[page.activeColor] = folds().map((fold) => fold.open);
   }
   for (const fold of folds()) fold.open = false;
-  pendingVertex = null;
-  ghostMode = false;
-  aid.forget();
-  board.clear();
+  page.pendingVertex = null;
+  page.ghostMode = false;
+  parts.aid.forget();
+  parts.board.clear();
   $('log').scrollTop = 0;
-  log.clear();
+  parts.log.clear();
   clearNotice();
-  $('board-summary').textContent = '';
-  $('cursor-status').textContent = '';
-  $('news').textContent = '';
-  $('news').removeAttribute('title');
-  $('news').dataset.kind = 'plain';
+  clearSeatTexts();
 }
 
 // The next seat's own view, asked for when its player lifts the curtain.
 async function loadSeatView(color) {
   try {
-    const view = await api.view(gameId, seats[color]);
-    activeColor = color;
-    state.replace(view);
-    talk?.onView(view);
-    await notes.load(seats[color]).catch(() => {});
+    const view = await api.view(gameId, page.seats[color]);
+    page.activeColor = color;
+    page.views.replace(view);
+    parts.talk?.onView(view);
+    await parts.notes.load(page.seats[color]).catch(() => {});
     return true;
   } catch (error) {
     notice(errorMessage(error));
@@ -494,58 +300,48 @@ async function loadSeatView(color) {
 }
 
 function showSeatView() {
-  board.resetPointer(seatCursors[activeColor]);
-  folds().forEach((fold, i) => { fold.open = seatFolds[activeColor]?.[i] ?? false; });
-  log.rebuild(state.view.events ?? []);
+  parts.board.resetPointer(page.seatCursors[page.activeColor]);
+  folds().forEach((fold, i) => { fold.open = page.seatFolds[page.activeColor]?.[i] ?? false; });
+  parts.log.rebuild(page.views.view.events ?? []);
   render();
   $('board').focus();
 }
 
 // ---- live updates, game over ---------------------------------------------
 
-function showConnection(status) {
-  const box = $('connection');
-  const messages = {
-    reconnecting: t('connection.reconnecting'), polling: t('connection.polling'), offline: t('connection.offline'),
-  };
-  box.hidden = !messages[status];
-  box.textContent = messages[status] ?? '';
-  box.dataset.status = status;
-}
-
 // Asks from the last sequence number applied, so nothing is missed after a
 // reconnect; GameState drops what was seen already.
 function startLive() {
-  const token = activeToken();
+  const token = activeToken(page);
   let socketWasDown = false;
-  live = new LiveFeed({
+  parts.live = new LiveFeed({
     path: api.gameSocketPath(gameId),
-    hello: () => ({ type: 'hello', token, since: state.seq }),
+    hello: () => ({ type: 'hello', token, since: page.views.seq }),
     dataType: 'update',
-    poll: () => api.events(gameId, token, state.seq),
+    poll: () => api.events(gameId, token, page.views.seq),
     pollMs: LIVE_POLL_MS,
     onData: ({ events, view }) => accept(view, events ?? []),
-    onOther: (message) => talk.onFrame(message),
+    onOther: (message) => parts.talk.onFrame(message),
     onStatus: (status) => {
-      if (status === 'live' && socketWasDown) talk.resync();
+      if (status === 'live' && socketWasDown) parts.talk.resync();
       // Up, or trying another way: the chat's first read is due.
-      if (status !== 'connecting') talk.feedStarted();
+      if (status !== 'connecting') parts.talk.feedStarted();
       socketWasDown = status !== 'live';
       showConnection(status);
     },
     onError: (error) => notice(errorMessage(error)),
   });
-  live.start();
+  parts.live.start();
 }
 
 // After the end: no curtain, and (for players) a watch for the opponent's
 // rematch offer.
 function finishGame() {
-  if (curtain.up) {
-    curtain.uncover();
+  if (parts.curtain.up) {
+    parts.curtain.uncover();
     render();
   }
-  rematch.watchForOffer();
+  parts.rematch.watchForOffer();
 }
 
 // ---- wiring --------------------------------------------------------------
@@ -560,15 +356,15 @@ function wireControls() {
     event.preventDefault();
     $('board').focus();
   });
-  WIDE.addEventListener('change', placeResultActions);
-  $('confirm-move').addEventListener('click', () => pendingVertex && tryPoint(pendingVertex));
-  $('cancel-move').addEventListener('click', () => { pendingVertex = null; render(); });
-  $('ghost-mode').addEventListener('click', () => { ghostMode = !ghostMode; pendingVertex = null; render(); });
-  $('clear-notes').addEventListener('click', () => notes.clear());
-  $('torus-reset').addEventListener('click', () => board.resetShift());
+  keepResultActionsPlaced();
+  $('confirm-move').addEventListener('click', () => page.pendingVertex && tryPoint(page.pendingVertex));
+  $('cancel-move').addEventListener('click', () => { page.pendingVertex = null; render(); });
+  $('ghost-mode').addEventListener('click', () => { page.ghostMode = !page.ghostMode; page.pendingVertex = null; render(); });
+  $('clear-notes').addEventListener('click', () => parts.notes.clear());
+  $('torus-reset').addEventListener('click', () => parts.board.resetShift());
   for (const button of document.querySelectorAll('[data-shift]')) {
     const [dx, dy] = button.dataset.shift.split(',').map(Number);
-    button.addEventListener('click', () => board.shift(dx, dy));
+    button.addEventListener('click', () => parts.board.shift(dx, dy));
   }
   $('waiting-copy').addEventListener('click', () => copyFrom($('waiting-link'), $('copy-status')));
   $('watch-copy').addEventListener('click', () => copyFrom($('watch-link'), $('copy-status')));
@@ -576,7 +372,7 @@ function wireControls() {
   document.addEventListener('keydown', (event) => {
     const typing = event.target.closest?.('input, select, textarea');
     if (typing || dialogOpen() || event.ctrlKey || event.metaKey || event.altKey) return;
-    if (state.view?.over) {
+    if (page.views.view?.over) {
       stepReplayByKey(event);
     } else if (event.code === 'KeyP') {
       event.preventDefault();
@@ -589,45 +385,45 @@ function wireControls() {
 // anywhere on the page; the slider and radios handle their own.
 function stepReplayByKey(event) {
   const steps = { ArrowLeft: -1, ArrowDown: -1, ArrowRight: 1, ArrowUp: 1 };
-  const index = replay.index();
+  const index = parts.replay.index();
   let target = null;
   if (event.key in steps) target = index + steps[event.key];
   else if (event.key === 'Home') target = 0;
-  else if (event.key === 'End') target = replay.frames.length - 1;
+  else if (event.key === 'End') target = parts.replay.frames.length - 1;
   if (target === null) return;
   event.preventDefault();
-  replay.go(target);
+  parts.replay.go(target);
 }
 
 function wireOptions() {
-  alerts = new TurnAlerts({
+  parts.alerts = new TurnAlerts({
     soundBox: $('opt-sound'),
     notifyBox: $('opt-notify'),
     tag: `phantomgo-${gameId}`,
     onDenied: () => notice(t('options.notifyDenied')),
-    push: new GamePush(gameId, () => (seated() && !hotseat ? activeToken() : null)),
+    push: new GamePush(gameId, () => (seated(page) && !page.hotseat ? activeToken(page) : null)),
     onPushFailed: () => notice(t('options.pushFailed')),
   });
   $('opt-notify-nopush').hidden = GamePush.supported();
   const confirm = $('opt-confirm');
-  confirm.checked = confirmMode;
+  confirm.checked = page.confirmMode;
   confirm.addEventListener('change', () => {
-    confirmMode = confirm.checked;
-    setPref('confirmMove', confirmMode);
-    pendingVertex = null;
+    page.confirmMode = confirm.checked;
+    setPref('confirmMove', page.confirmMode);
+    page.pendingVertex = null;
     render();
   });
 }
 
 function setupModules() {
-  board = new Board($('board'), {
+  parts.board = new Board($('board'), {
     onPoint: tryPoint,
-    onGhost: (vertex) => seated() && !state.view.over && notes.toggle(vertex),
-    onCursor: describeCursor,
+    onGhost: (vertex) => seated(page) && !page.views.view.over && parts.notes.toggle(vertex),
+    onCursor: (vertex) => describeCursor(page, parts, vertex),
   });
-  log = new RefereeLog($('log'), $('log-empty'));
-  clocks = new GameClocks($('clocks'), { onTick: renderClaim });
-  replay = new ReplayControls({
+  parts.log = new RefereeLog($('log'), $('log-empty'));
+  parts.clocks = new GameClocks($('clocks'), { onTick: () => renderClaim(page, parts) });
+  parts.replay = new ReplayControls({
     slider: $('replay-slider'),
     first: $('replay-first'),
     previous: $('replay-previous'),
@@ -636,48 +432,48 @@ function setupModules() {
     caption: $('replay-caption'),
     perspectives: [...document.querySelectorAll('input[name="perspective"]')],
   }, (model, { seq, caption }) => {
-    board.render({ ...model, heat: aid.heatForReplay(state.view, seq) });
-    log.markCurrent(seq);
+    parts.board.render({ ...model, heat: parts.aid.heatForReplay(page.views.view, seq) });
+    parts.log.markCurrent(seq);
     showReplayStep(caption);
   });
-  curtain = new Curtain(
+  parts.curtain = new Curtain(
     { curtain: $('curtain'), text: $('curtain-text'), button: $('curtain-show'), gameArea: $('game-area') },
     { onRaise: emptyBehindCurtain, load: loadSeatView, onShown: showSeatView },
   );
-  aid = new DeductionAid({ bar: $('aid-bar'), toggle: $('aid-toggle'), hint: $('aid-hint') }, {
+  parts.aid = new DeductionAid({ bar: $('aid-bar'), toggle: $('aid-toggle'), hint: $('aid-hint') }, {
     gameId,
     onChange: () => {
-      if (curtain.up) return;
-      if (state.view?.over) replay.refresh();
+      if (parts.curtain.up) return;
+      if (page.views.view?.over) parts.replay.refresh();
       else render();
     },
   });
-  rematch = new Rematch({
+  parts.rematch = new Rematch({
     button: $('rematch'), link: $('rematch-link'), status: $('rematch-status'),
     offer: $('rematch-offer'), offerText: $('rematch-offer-text'), accept: $('rematch-accept'), decline: $('rematch-decline'),
   }, {
-    gameId, playingSeats, getView: () => state.view, refresh, onError: notice, onOffer: () => alerts.rematchOffered(),
-    hotseat: () => hotseat,
+    gameId, playingSeats: () => playingSeats(page), getView: () => page.views.view, refresh, onError: notice,
+    onOffer: () => parts.alerts.rematchOffered(), hotseat: () => page.hotseat,
   });
 }
 
 // The seat the page first asks the view of: the one seat, Black in
 // hot-seat, none for a spectator.
 function firstColor() {
-  const colors = Object.keys(seats);
+  const colors = Object.keys(page.seats);
   if (colors.length === 2) return 'black';
   return colors.length === 1 ? colors[0] : null;
 }
 
 async function loadInitialView(onProblem) {
-  hotseat = Object.keys(seats).length === 2;
-  activeColor = firstColor();
-  let view = await fetchView(activeColor, onProblem);
-  if (hotseat && !view.over && view.to_move !== activeColor) {
-    activeColor = view.to_move;
-    view = await fetchView(activeColor, onProblem);
+  page.hotseat = Object.keys(page.seats).length === 2;
+  page.activeColor = firstColor();
+  let view = await fetchView(page.activeColor, onProblem);
+  if (page.hotseat && !view.over && view.to_move !== page.activeColor) {
+    page.activeColor = view.to_move;
+    view = await fetchView(page.activeColor, onProblem);
   }
-  if (!isPlayer(view)) activeColor = null;
+  if (!isPlayer(view)) page.activeColor = null;
   return view;
 }
 
@@ -687,7 +483,7 @@ async function loadInitialView(onProblem) {
 // shown once they are there.
 async function openGame(links, onProblem) {
   try {
-    ({ seats, views: linkViews } = await findSeats(gameId, links, onProblem));
+    ({ seats: page.seats, views: page.linkViews } = await findSeats(gameId, links, onProblem));
     return { view: await loadInitialView(onProblem) };
   } catch (error) {
     return { error };
@@ -707,9 +503,9 @@ async function main() {
   const links = readSeatLinks();
   const problems = [];
   const opening = gameId ? openGame(links, (wording) => problems.push(wording)) : null;
-  notes = new Notes(gameId, render);
+  parts.notes = new Notes(gameId, render);
   const notesToken = gameId ? likelySeatToken(gameId, links) : null;
-  const notesRead = notesToken ? notes.load(notesToken).catch(() => {}) : null;
+  const notesRead = notesToken ? parts.notes.load(notesToken).catch(() => {}) : null;
   await initPage();
   setupModules();
   if (!gameId) {
@@ -727,38 +523,39 @@ async function main() {
     markReady();
     return;
   }
-  board.configure(view.game.settings);
+  parts.board.configure(view.game.settings);
   $('watch-link').value = `${location.origin}/g/${encodeURIComponent(gameId)}`;
-  if (activeToken() === notesToken) await notesRead;
-  else await notes.load(activeToken()).catch(() => {});
-  state.accept(view);
-  talk = new GameTalk({
-    gameId, hotseat, quiet: hotseat || view.game.mode === 'computer', onNotice: notice, waitForFeed: !hotseat,
+  if (activeToken(page) === notesToken) await notesRead;
+  else await parts.notes.load(activeToken(page)).catch(() => {});
+  page.views.accept(view);
+  parts.talk = new GameTalk({
+    gameId, hotseat: page.hotseat, quiet: page.hotseat || view.game.mode === 'computer', onNotice: notice,
+    waitForFeed: !page.hotseat,
     withdraw: offeredRematch(gameId) ? () => withdrawRematch(gameId, notice) : null,
     cancelledWording: () => cancelledRematchWording(gameId),
-    seat: () => (seated() ? { color: activeColor, token: activeToken() } : null),
+    seat: () => (seated(page) ? { color: page.activeColor, token: activeToken(page) } : null),
   });
-  talk.onView(view);
-  log.rebuild(view.events ?? []);
+  parts.talk.onView(view);
+  parts.log.rebuild(view.events ?? []);
   $('loading').hidden = true;
   wireControls();
   onLanguageChange(() => {
-    if (curtain.up) {
-      curtain.retranslate();
+    if (parts.curtain.up) {
+      parts.curtain.retranslate();
       return;
     }
-    log.rebuild(state.view.events ?? []);
-    replay.refresh();
+    parts.log.rebuild(page.views.view.events ?? []);
+    parts.replay.refresh();
     render();
   });
-  if (hotseat && !view.over) {
-    curtain.raise(view.to_move);
+  if (page.hotseat && !view.over) {
+    parts.curtain.raise(view.to_move);
   } else {
     $('game-area').hidden = false;
     render();
     if (view.over) finishGame();
-    if (!hotseat) startLive();
-    if (!view.over) alerts.renewPush();
+    if (!page.hotseat) startLive();
+    if (!view.over) parts.alerts.renewPush();
   }
   markReady();
 }
