@@ -9,7 +9,7 @@
 // (default 7) at a laptop size, twice each time: a first visit in a fresh
 // browser context (nothing cached) and a return visit (the same page again
 // in that context). "Ready" is the page's own mark, data-ready on <html>,
-// set once its content is drawn (web/js/page.js). The reference, measured
+// set once its content is drawn (web/js/lib/page.js). The reference, measured
 // in the same run by the same browser, is an empty HTML page served by Node
 // from memory: the floor of what any page costs here. The table gives the
 // median and the slowest load of each kind and the medians' ratio to the

@@ -43,6 +43,17 @@ test('every language has exactly the same keys, and plurals have their forms', (
   }
 });
 
+// Every script under dir, its folders' included (web/js/pages, game, lib).
+async function scripts(dir) {
+  const files = [];
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const file = path.join(dir, entry.name);
+    if (entry.isDirectory()) files.push(...await scripts(file));
+    else if (entry.name.endsWith('.js')) files.push(file);
+  }
+  return files;
+}
+
 test('every key used by the pages and scripts exists', async () => {
   const english = flatten(dictionaries.en);
   const has = (key) => english.has(key) || [...english.keys()].some((known) => known.startsWith(key + '.'));
@@ -56,8 +67,8 @@ test('every key used by the pages and scripts exists', async () => {
     }
     for (const match of html.matchAll(/data-title-key="([^"]+)"/g)) used.add(match[1]);
   }
-  for (const file of await readdir(path.join(repoRoot, 'web/js'))) {
-    const source = await readFile(path.join(repoRoot, 'web/js', file), 'utf8');
+  for (const file of await scripts(path.join(repoRoot, 'web/js'))) {
+    const source = await readFile(file, 'utf8');
     for (const match of source.matchAll(/\bt\('([^']+)'/g)) used.add(match[1]);
   }
   assert.ok(used.size > 150, `found ${used.size} keys in use`);
@@ -154,7 +165,7 @@ test('plurals and numbers follow each language', async () => {
   await page.goto(env.server.url + '/');
   await waitForGame(page);
   const forms = await page.evaluate(async () => {
-    const i18n = await import('/web/js/i18n.js');
+    const i18n = await import('/web/js/lib/i18n.js');
     const result = {};
     for (const lang of ['en', 'ru', 'ko']) {
       await i18n.setLanguage(lang);

@@ -54,7 +54,7 @@ test('pages map to the application files with their content types', async () => 
     const port = new URL(server.url).port;
     assert.ok(res.headers.get('content-security-policy').includes(`ws://127.0.0.1:${port}`), 'page CSP names its socket origin');
   }
-  const types = { '/web/js/api.js': 'text/javascript', '/web/css/app.css': 'text/css', '/web/i18n/en.json': 'application/json',
+  const types = { '/web/js/lib/api.js': 'text/javascript', '/web/css/app.css': 'text/css', '/web/i18n/en.json': 'application/json',
                   '/static/favicon.svg': 'image/svg+xml' };
   for (const [url, type] of Object.entries(types)) {
     const res = await call(server.url, 'GET', url);
@@ -65,21 +65,21 @@ test('pages map to the application files with their content types', async () => 
 });
 
 test('files carry ETag and Last-Modified and answer 304 to revalidation', async () => {
-  const res = await call(server.url, 'GET', '/web/js/api.js');
+  const res = await call(server.url, 'GET', '/web/js/lib/api.js');
   const etag = res.headers.get('etag'), modified = res.headers.get('last-modified');
   assert.ok(etag && modified);
   assert.equal(res.headers.get('cache-control'), 'no-cache');
-  const again = await call(server.url, 'GET', '/web/js/api.js', { headers: { 'If-None-Match': etag } });
+  const again = await call(server.url, 'GET', '/web/js/lib/api.js', { headers: { 'If-None-Match': etag } });
   assert.equal(again.status, 304);
   assert.equal(again.text, '');
   checkSecurityHeaders(again, '304');
-  const since = await call(server.url, 'GET', '/web/js/api.js', { headers: { 'If-Modified-Since': modified } });
+  const since = await call(server.url, 'GET', '/web/js/lib/api.js', { headers: { 'If-Modified-Since': modified } });
   assert.equal(since.status, 304);
-  const stale = await call(server.url, 'GET', '/web/js/api.js', { headers: { 'If-None-Match': '"nope"' } });
+  const stale = await call(server.url, 'GET', '/web/js/lib/api.js', { headers: { 'If-None-Match': '"nope"' } });
   assert.equal(stale.status, 200);
   const media = await call(server.url, 'GET', '/static/favicon.svg');
   assert.match(media.headers.get('cache-control'), /max-age=\d+/);
-  const head = await call(server.url, 'HEAD', '/web/js/api.js');
+  const head = await call(server.url, 'HEAD', '/web/js/lib/api.js');
   assert.equal(head.status, 200);
   assert.equal(head.text, '');
   assert.equal(head.headers.get('content-length'), res.headers.get('content-length'));
@@ -118,7 +118,7 @@ test('no directory listings, dot files or paths outside web/ and static/', async
   const apiMiss = await fetch(`${server.url}/api/v1/nothing`, { headers: { accept: 'text/html' } });
   assert.equal(apiMiss.status, 404);
   assert.equal((await apiMiss.json()).error.code, 'not_found');
-  const post = await call(server.url, 'POST', '/web/js/api.js', { body: {} });
+  const post = await call(server.url, 'POST', '/web/js/lib/api.js', { body: {} });
   assert.equal(post.status, 405);
   assert.equal(post.headers.get('allow'), 'GET, HEAD');
 });

@@ -14,7 +14,7 @@
 // keys are read by their place on the keyboard (event.code), so G works the
 // same with a Russian or Korean layout.
 
-import { toVertex, parseVertex, columnLetter, starPoints } from './vertex.js';
+import { toVertex, parseVertex, columnLetter, starPoints } from '../lib/vertex.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const CELL = 10;

@@ -8,8 +8,8 @@
 // player ticks the box (turn-alerts.js). Where the browser has no push,
 // the box keeps working for a hidden tab and says so.
 
-import { api } from './api.js';
-import { currentLanguage } from './i18n.js';
+import { api } from '../lib/api.js';
+import { currentLanguage } from '../lib/i18n.js';
 
 // The key as the Push API wants it: bytes of the base64url text.
 function keyBytes(text) {

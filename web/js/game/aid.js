@@ -20,9 +20,9 @@
 // off on every visit, so the final position and its territory are seen
 // plain first.
 
-import { t, formatNumber } from './i18n.js';
-import { api } from './api.js';
-import { getPref, setPref } from './storage.js';
+import { t, formatNumber } from '../lib/i18n.js';
+import { api } from '../lib/api.js';
+import { getPref, setPref } from '../lib/storage.js';
 
 const SHOWN_PREF = 'aidShown';
 const TOP_POINTS = 3;

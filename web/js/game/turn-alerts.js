@@ -5,9 +5,9 @@
 // Ticking it also subscribes this seat to Web Push (push.js), so the
 // notices come when no tab of the game is open; unticking unsubscribes.
 
-import { t } from './i18n.js';
-import { getPref, setPref } from './storage.js';
-import { Sounds } from './sound.js';
+import { t } from '../lib/i18n.js';
+import { getPref, setPref } from '../lib/storage.js';
+import { Sounds } from '../lib/sound.js';
 
 const canNotify = () => 'Notification' in window;
 

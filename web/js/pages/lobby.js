@@ -6,13 +6,13 @@
 // the socket keeps failing the page also polls GET /api/v1/lobby while it
 // keeps retrying the socket (live.js), so the lists never go stale for long.
 
-import { initPage, errorMessage, markReady, showNotice } from './page.js';
-import { t, onLanguageChange, currentLanguage } from './i18n.js';
-import { api } from './api.js';
-import { LiveFeed } from './live.js';
-import { loadSeats, saveSeat, saveGameSummary } from './storage.js';
-import { describeTimeControl } from './time-format.js';
-import { nameForRequest, versusText } from './names.js';
+import { initPage, errorMessage, markReady, showNotice } from '../lib/page.js';
+import { t, onLanguageChange, currentLanguage } from '../lib/i18n.js';
+import { api } from '../lib/api.js';
+import { LiveFeed } from '../lib/live.js';
+import { loadSeats, saveSeat, saveGameSummary } from '../lib/storage.js';
+import { describeTimeControl } from '../lib/time-format.js';
+import { nameForRequest, versusText } from '../lib/names.js';
 
 const $ = (id) => document.getElementById(id);
 const POLL_MS = 5000;

@@ -16,11 +16,11 @@
 // rematch.cancelled, so both pages learn it live. Which of the two ended
 // it the server does not say; each page knows what it did itself.
 
-import { t } from './i18n.js';
-import { api } from './api.js';
-import { errorMessage } from './page.js';
-import { confirmAction } from './dialog.js';
-import { loadSeats, saveSeat, saveGameSummary, loadGameSummary } from './storage.js';
+import { t } from '../lib/i18n.js';
+import { api } from '../lib/api.js';
+import { errorMessage } from '../lib/page.js';
+import { confirmAction } from '../lib/dialog.js';
+import { loadSeats, saveSeat, saveGameSummary, loadGameSummary } from '../lib/storage.js';
 
 const OFFER_POLL_MS = 4000;
 

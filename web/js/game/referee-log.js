@@ -4,7 +4,7 @@
 // list itself is not a live region. After the game each line jumps the
 // replay to that moment.
 
-import { t } from './i18n.js';
+import { t } from '../lib/i18n.js';
 import { opponentOf } from './game-state.js';
 
 function colorName(color) {

@@ -15,10 +15,10 @@
 // the viewer's own clock, once per second in the last ten seconds of its
 // main time or of each byo-yomi period, and never when sounds are muted.
 
-import { t } from './i18n.js';
-import { formatClock } from './time-format.js';
-import { getPref } from './storage.js';
-import { seatName, seatNamed } from './names.js';
+import { t } from '../lib/i18n.js';
+import { formatClock } from '../lib/time-format.js';
+import { getPref } from '../lib/storage.js';
+import { seatName, seatNamed } from '../lib/names.js';
 
 const TICK_MS = 200;
 const WARN_MS = 10000;

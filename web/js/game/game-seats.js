@@ -9,12 +9,12 @@
 // still plays from the seat link. The view each token was checked with is
 // returned too, so the page draws it instead of asking for it again.
 
-import { t } from './i18n.js';
-import { api } from './api.js';
+import { t } from '../lib/i18n.js';
+import { api } from '../lib/api.js';
 import { isPlayer } from './game-state.js';
-import { errorMessage } from './page.js';
-import { loadSeats, saveSeat, saveGameSummary } from './storage.js';
-import { nameForRequest } from './names.js';
+import { errorMessage } from '../lib/page.js';
+import { loadSeats, saveSeat, saveGameSummary } from '../lib/storage.js';
+import { nameForRequest } from '../lib/names.js';
 
 // The seat links of this visit, {seats: [token], invite}: read from the
 // fragment, which is then removed.

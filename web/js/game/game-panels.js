@@ -4,9 +4,9 @@
 // board in words for screen readers. Kept apart from game.js so page wiring
 // and wording do not mix.
 
-import { t, formatNumber } from './i18n.js';
+import { t, formatNumber } from '../lib/i18n.js';
 import { opponentOf, isPlayer, isMyTurn, computerToMove, attemptsThisTurn } from './game-state.js';
-import { describeTimeControl } from './time-format.js';
+import { describeTimeControl } from '../lib/time-format.js';
 
 const colorName = (color) => t(`color.${color}`);
 

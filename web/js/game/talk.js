@@ -13,14 +13,14 @@
 // <details> element, open beside the board on a wide screen and folded on
 // a phone, with the count of unread messages in its summary.
 
-import { t, onLanguageChange } from './i18n.js';
-import { api } from './api.js';
-import { errorMessage } from './page.js';
-import { confirmAction } from './dialog.js';
-import { getPref, setPref } from './storage.js';
+import { t, onLanguageChange } from '../lib/i18n.js';
+import { api } from '../lib/api.js';
+import { errorMessage } from '../lib/page.js';
+import { confirmAction } from '../lib/dialog.js';
+import { getPref, setPref } from '../lib/storage.js';
 import {
   MESSAGE_MAX, NAME_MAX, textProblem, problemText, rememberedName, rememberName, seatName, seatNamed,
-} from './names.js';
+} from '../lib/names.js';
 
 const ROOMS = ['players', 'spectators'];
 const PHRASES = ['hello', 'luck', 'nice', 'thanks', 'gg'];

@@ -8,7 +8,7 @@
 // views show what that player knew then (their stones, public handicap
 // stones, their failed attempts in the turn in progress).
 
-import { t } from './i18n.js';
+import { t } from '../lib/i18n.js';
 import { describeEvent } from './referee-log.js';
 import { opponentOf } from './game-state.js';
 

@@ -7,11 +7,11 @@
 // on this device before anything else, so the game page finds them. A
 // mistake in the form is shown next to its field.
 
-import { initPage, copyFrom, errorMessage, markReady } from './page.js';
-import { t, onLanguageChange } from './i18n.js';
-import { api } from './api.js';
-import { saveSeat, saveInviteLink, saveGameSummary, getPref, setPref } from './storage.js';
-import { addNameField } from './home-name.js';
+import { initPage, copyFrom, errorMessage, markReady } from '../lib/page.js';
+import { t, onLanguageChange } from '../lib/i18n.js';
+import { api } from '../lib/api.js';
+import { saveSeat, saveInviteLink, saveGameSummary, getPref, setPref } from '../lib/storage.js';
+import { addNameField } from '../lib/home-name.js';
 
 const FIRST_SIZES = [9, 13, 19];
 const $ = (id) => document.getElementById(id);

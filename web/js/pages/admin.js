@@ -7,9 +7,9 @@
 // buttons, so the keyboard reaches it all; results are said in the status
 // line (role=status).
 
-import { initPage, errorMessage, markReady } from './page.js';
-import { t, onLanguageChange, formatNumber } from './i18n.js';
-import { api } from './api.js';
+import { initPage, errorMessage, markReady } from '../lib/page.js';
+import { t, onLanguageChange, formatNumber } from '../lib/i18n.js';
+import { api } from '../lib/api.js';
 
 const $ = (id) => document.getElementById(id);
 const TOKEN_KEY = 'phantomgo.adminToken';

@@ -12,17 +12,17 @@
 // (device-link.js) takes them all to another device, with its QR code drawn
 // here (qr-code.js).
 
-import { initPage, errorMessage, markReady, copyFrom } from './page.js';
-import { t, onLanguageChange } from './i18n.js';
-import { api } from './api.js';
-import { listGames, loadSeats, forgetGame, getPref, setPref } from './storage.js';
-import { confirmAction } from './dialog.js';
-import { describeTimeControl, formatClock } from './time-format.js';
-import { sideAt } from './clock.js';
-import { resultText } from './game-panels.js';
-import { versusText } from './names.js';
-import { deviceLink, importDeviceLink } from './device-link.js';
-import { loadQrLibrary, qrModules, qrSvg } from './qr-code.js';
+import { initPage, errorMessage, markReady, copyFrom } from '../lib/page.js';
+import { t, onLanguageChange } from '../lib/i18n.js';
+import { api } from '../lib/api.js';
+import { listGames, loadSeats, forgetGame, getPref, setPref } from '../lib/storage.js';
+import { confirmAction } from '../lib/dialog.js';
+import { describeTimeControl, formatClock } from '../lib/time-format.js';
+import { sideAt } from '../game/clock.js';
+import { resultText } from '../game/game-panels.js';
+import { versusText } from '../lib/names.js';
+import { deviceLink, importDeviceLink } from '../lib/device-link.js';
+import { loadQrLibrary, qrModules, qrSvg } from '../lib/qr-code.js';
 
 const $ = (id) => document.getElementById(id);
 const PARALLEL_READS = 4;

@@ -10,12 +10,12 @@
 // right above the board (read by screen readers), in words meant for a
 // newcomer; the step's announcements are also listed, newest first.
 
-import { initPage, markReady, errorMessage } from './page.js';
-import { t, onLanguageChange } from './i18n.js';
-import { api } from './api.js';
-import { Board } from './board.js';
-import { boardSummary, pointDescription } from './game-panels.js';
-import { saveSeat, saveGameSummary } from './storage.js';
+import { initPage, markReady, errorMessage } from '../lib/page.js';
+import { t, onLanguageChange } from '../lib/i18n.js';
+import { api } from '../lib/api.js';
+import { Board } from '../game/board.js';
+import { boardSummary, pointDescription } from '../game/game-panels.js';
+import { saveSeat, saveGameSummary } from '../lib/storage.js';
 
 const STEPS = ['see', 'illegal', 'once', 'capture', 'end'];
 const FINALE = STEPS.length;

@@ -5,7 +5,7 @@
 // time, and a failed save is retried with the latest set; leaving the page
 // sends what is pending with keepalive.
 
-import { api } from './api.js';
+import { api } from '../lib/api.js';
 
 const SAVE_DELAY_MS = 400;
 const RETRY_DELAY_MS = 3000;

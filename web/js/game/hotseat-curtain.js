@@ -6,7 +6,7 @@
 // load(color) for that seat's view and uncovers the game only once the view
 // has arrived; onShown() then draws it.
 
-import { t } from './i18n.js';
+import { t } from '../lib/i18n.js';
 
 export class Curtain {
   constructor({ curtain, text, button, gameArea }, { onRaise, load, onShown }) {

@@ -7,10 +7,10 @@
 // "Cancel the game" button shown while nobody has taken the other seat,
 // and the page a cancelled game shows instead of a board.
 
-import { t } from './i18n.js';
-import { api } from './api.js';
-import { errorMessage } from './page.js';
-import { confirmAction } from './dialog.js';
+import { t } from '../lib/i18n.js';
+import { api } from '../lib/api.js';
+import { errorMessage } from '../lib/page.js';
+import { confirmAction } from '../lib/dialog.js';
 import { TablePanel } from './talk.js';
 
 const $ = (id) => document.getElementById(id);

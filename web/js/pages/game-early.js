@@ -4,7 +4,7 @@
 // for: the words, and the number format (some tens of milliseconds of
 // set-up in a fresh page). game.js then finds both ready.
 
-import { startI18n, prepareNumbers } from './i18n.js';
+import { startI18n, prepareNumbers } from '../lib/i18n.js';
 
 // A failure is game.js's to report (initPage() waits for the same load).
 startI18n().then(prepareNumbers, () => {});

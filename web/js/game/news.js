@@ -4,7 +4,7 @@
 // carries (docs/API.md "Read my view"), so they can tell nothing the log
 // does not, and after a reload they show the same as before it.
 
-import { t } from './i18n.js';
+import { t } from '../lib/i18n.js';
 import { isPlayer, opponentOf } from './game-state.js';
 import { describeEvent } from './referee-log.js';
 
