@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
-import { call, startServer, tempDir } from '../server/lib.mjs';
+import { call, rng, startServer, tempDir } from '../server/lib.mjs';
 
 const FAST = { PHANTOMGO_BOT_PLAYOUTS: '30' };
 let srv;
@@ -15,12 +15,6 @@ before(async () => { srv = await startServer({ env: FAST }); });
 after(async () => { await srv?.stop(); });
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-// A small seeded generator, so a failing game can be replayed.
-function rng(seed) {
-  let s = seed >>> 0;
-  return () => { s = (s * 1664525 + 1013904223) >>> 0; return s / 2 ** 32; };
-}
 
 function vertices(size) {
   const letters = 'ABCDEFGHJKLMNOPQRSTUVWXYZ'.slice(0, size);

@@ -16,7 +16,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startPostgres, PASSWORD } from '../pg/postgres.mjs';
 import { startCluster } from './lib.mjs';
-import { call } from '../server/lib.mjs';
+import { call, newGame } from '../server/lib.mjs';
 
 // Longer than HAProxy's `inter 1s fall 2`, three times over.
 const DOWN_MS = 6000;
@@ -27,11 +27,9 @@ function assertServerUnavailable(res, what) {
   assert.ok(Number(res.headers.get('retry-after')) >= 1, `${what}: no Retry-After`);
 }
 
-async function newGame(url) {
-  const res = await call(url, 'POST', '/api/v1/games', { body: { mode: 'hotseat', settings: { size: 9 } } });
-  assert.equal(res.status, 201, res.text);
-  const token = (color) => res.json.seats.find((s) => s.color === color).token;
-  return { id: res.json.game.id, token: token('black'), white: token('white') };
+async function hotseatGame(url) {
+  const { id, tokens } = await newGame(url);
+  return { id, token: tokens.black, white: tokens.white };
 }
 
 async function startAll() {
@@ -45,7 +43,7 @@ async function startAll() {
 test('while the database is down, each action gets its server\'s JSON 503 with Retry-After, then goes through', async () => {
   const { pg, cluster } = await startAll();
   try {
-    const g = await newGame(cluster.url);
+    const g = await hotseatGame(cluster.url);
     const first = await call(cluster.url, 'POST', `/api/v1/games/${g.id}/actions`,
                              { token: g.token, body: { seq: 1, action: 'attempt', vertex: 'C3' } });
     assert.equal(first.status, 200, first.text);
@@ -90,7 +88,7 @@ test('a game whose load loses the database halfway answers 503, not 500, and loa
   try {
     // Created on one server, read on the other: the second loads it.
     const [a, b] = cluster.servers;
-    const g = await newGame(a.url);
+    const g = await hotseatGame(a.url);
     pg.psql('ALTER TABLE seat_names RENAME TO seat_names_kept;' +
             ' CREATE VIEW seat_names AS SELECT id AS game_id, 1 AS color, \'x\'::text AS name,' +
             ' 0::bigint AS updated_at_ms FROM games WHERE pg_terminate_backend(pg_backend_pid())', 'phantomgo');

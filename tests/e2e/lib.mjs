@@ -12,6 +12,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
+import { newGame } from '../lib/games.mjs';
 import { call } from '../lib/http.mjs';
 import * as serverProcess from '../lib/server.mjs';
 
@@ -126,14 +127,9 @@ export async function inEachLanguage(browser, check, languages = LANGUAGES) {
 // unless body.color says otherwise. Returns {id, created (the creation
 // answer, with its links), black, white (the seat tokens)}.
 export async function onlineGame(baseUrl, body = {}) {
-  const created = await api(baseUrl, 'POST', '/api/v1/games', { body: { mode: 'online', color: 'black', ...body } });
-  if (created.status !== 201) throw new Error(`game not created: ${created.status} ${created.text}`);
-  const id = created.json.game.id;
-  const claimed = await api(baseUrl, 'POST', `/api/v1/games/${id}/claim`, { body: { invite: created.json.invite } });
-  if (claimed.status !== 200) throw new Error(`invite not claimed: ${claimed.status} ${claimed.text}`);
-  const creatorColor = created.json.seats[0].color;
-  const tokens = { [creatorColor]: created.json.seats[0].token, [claimed.json.color]: claimed.json.token };
-  return { id, created: created.json, black: tokens.black, white: tokens.white };
+  const { color = 'black', settings = { size: 9 }, ...extra } = body;
+  const { id, tokens, created } = await newGame(baseUrl, { mode: 'online', color, settings, extra });
+  return { id, created, black: tokens.black, white: tokens.white };
 }
 
 // Waits until the page's game area shows (the page finished loading a game).

@@ -12,6 +12,7 @@ import { strictUtf8 } from '../lib/http.mjs';
 import * as serverProcess from '../lib/server.mjs';
 
 export { BIN, ROOT } from '../lib/server.mjs';
+export { newGame, rng } from '../lib/games.mjs';
 
 export function tempDir(prefix = 'pg-hard-') {
   return serverProcess.tempDir(prefix);
@@ -75,21 +76,6 @@ export const api = {
   sgf: (base, id, token) => request(base, 'GET', `/api/v1/games/${id}/sgf`, { token }),
   aid: (base, id, token, query = '') => request(base, 'GET', `/api/v1/games/${id}/aid${query}`, { token }),
 };
-
-// Creates a game and returns {id, tokens: {black, white}} with both seats
-// held: hotseat gives both; online claims the invite.
-export async function newGame(base, { mode = 'hotseat', settings = { size: 9 }, color = 'black', extra = {} } = {}) {
-  const r = await api.create(base, mode === 'hotseat' ? { mode, settings, ...extra } : { mode, color, settings, ...extra });
-  if (r.status !== 201) throw new Error(`create: ${r.status} ${r.text}`);
-  const tokens = {};
-  for (const s of r.json.seats) tokens[s.color] = s.token;
-  if (mode === 'online') {
-    const c = await api.claim(base, r.json.game.id, r.json.invite);
-    if (c.status !== 200) throw new Error(`claim: ${c.status} ${c.text}`);
-    tokens[c.json.color] = c.json.token;
-  }
-  return { id: r.json.game.id, tokens, created: r.json };
-}
 
 // ---- A raw socket: send bytes exactly as given, read whatever comes. ----
 
@@ -249,18 +235,4 @@ export async function timed(fn) {
   const t0 = process.hrtime.bigint();
   const value = await fn();
   return { value, ms: Number(process.hrtime.bigint() - t0) / 1e6 };
-}
-
-// A small deterministic PRNG (mulberry32) so a failing random game can be
-// replayed from its seed.
-export function rng(seed) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return { next, int: (n) => Math.floor(next() * n), pick: (arr) => arr[Math.floor(next() * arr.length)] };
 }

@@ -12,28 +12,14 @@
 // kept in `failures`: the tests require none.
 import assert from 'node:assert/strict';
 import { call } from './http.mjs';
+import { newGame, rng } from './games.mjs';
 
 const COLS = 'ABCDEFGHJ';
 
-// mulberry32: a failing game can be replayed from its seed.
-function random(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 // A new hotseat 9x9 game on base: {id, tokens: {black, white}}.
 export async function newHotseatGame(base) {
-  const r = await call(base, 'POST', '/api/v1/games', { body: { mode: 'hotseat', settings: { size: 9 } } });
-  assert.equal(r.status, 201, r.text);
-  const tokens = {};
-  for (const s of r.json.seats) tokens[s.color] = s.token;
-  return { id: r.json.game.id, tokens };
+  const { id, tokens } = await newGame(base);
+  return { id, tokens };
 }
 
 export class Player {
@@ -41,7 +27,7 @@ export class Player {
   constructor(base, game, seed) {
     this.base = typeof base === 'function' ? base : () => base;
     this.game = game;
-    this.next = random(seed);
+    this.next = rng(seed);
     this.seq = 0;
     this.toMove = 'black';
     this.own = { black: [], white: [] };

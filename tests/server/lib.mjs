@@ -9,6 +9,7 @@ import * as serverProcess from '../lib/server.mjs';
 
 export { BIN, ROOT } from '../lib/server.mjs';
 export { call };
+export { newGame, rng } from '../lib/games.mjs';
 
 export function tempDir() {
   return serverProcess.tempDir('pg-server-');
@@ -26,22 +27,6 @@ export function expectError(res, status, code) {
   assert.equal(res.status, status, `expected ${status} ${code}, got ${res.status} ${res.text}`);
   assert.equal(res.json?.error?.code, code, res.text);
   assert.equal(typeof res.json.error.message, 'string');
-}
-
-// Creates a game and, for online games, claims the invite: resolves
-// {id, tokens: {black, white}, created}.
-export async function newGame(base, { mode = 'hotseat', color = 'black', settings = {} } = {}) {
-  const res = await call(base, 'POST', '/api/v1/games', { body: { mode, color, settings } });
-  assert.equal(res.status, 201, res.text);
-  const tokens = {};
-  for (const s of res.json.seats) tokens[s.color] = s.token;
-  if (mode === 'online') {
-    const claim = await call(base, 'POST', `/api/v1/games/${res.json.game.id}/claim`,
-                             { body: { invite: res.json.invite } });
-    assert.equal(claim.status, 200, claim.text);
-    tokens[claim.json.color] = claim.json.token;
-  }
-  return { id: res.json.game.id, tokens, created: res.json };
 }
 
 // ---- WebSocket ------------------------------------------------------------
@@ -164,13 +149,6 @@ export function checkViewHidesOpponent(view, knowledge, where) {
   }
 }
 
-// Picks an attempt for the seat to move from its own view: a point neither
-// its own stone nor tried this turn, from a seeded generator.
-export function rng(seed) {
-  let s = seed >>> 0;
-  return () => { s = (s * 1664525 + 1013904223) >>> 0; return s / 2 ** 32; };
-}
-
 const COLUMNS = 'ABCDEFGHJKLMNOPQRSTUVWXYZ';
 export function allVertices(size) {
   const out = [];
@@ -178,6 +156,8 @@ export function allVertices(size) {
   return out;
 }
 
+// Picks an attempt for the seat to move from its own view: a point neither
+// its own stone nor tried this turn, from a seeded generator (rng).
 export function pickAttempt(view, random) {
   const mine = new Set(view.stones[view.viewer]);
   const tried = new Set(view.tried);
