@@ -296,8 +296,6 @@ bool game_computer_turn_of(game *g, game_computer_turn *out);
  * view's "computer" object tells it (public: it depends on the server's
  * load only); watchers are told when it changes. */
 void game_set_computer_pace(game *g, int think_percent);
-/* Is the computer seat to move? */
-bool game_computer_due(game *g);
 
 /* ---- the deduction aid (game_aid.c) ------------------------------------------ */
 

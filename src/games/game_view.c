@@ -201,14 +201,6 @@ void game_notify(game *g) {
     pthread_rwlock_unlock(&g->env->listeners_lock);
 }
 
-bool game_computer_due(game *g) {
-    if (!g->computer_color) return false;
-    pthread_mutex_lock(&g->lock);
-    bool due = computer_due_locked(g);
-    pthread_mutex_unlock(&g->lock);
-    return due;
-}
-
 bool game_computer_turn_of(game *g, game_computer_turn *out) {
     int c = g->computer_color;
     out->obs = NULL;

@@ -111,6 +111,17 @@ bool json_print_append(strbuf *sb, const cJSON *item) {
     return item && put_value(sb, item);
 }
 
+bool json_print_members(strbuf *sb, const cJSON *o) {
+    if (!cJSON_IsObject(o)) return false;
+    for (const cJSON *c = o->child; c; c = c->next) {
+        put_string(sb, c->string);
+        strbuf_append(sb, ":", 1);
+        if (!put_value(sb, c)) return false;
+        if (c->next) strbuf_append(sb, ",", 1);
+    }
+    return true;
+}
+
 char *json_print(const cJSON *item, size_t *len_out) {
     strbuf sb;
     strbuf_init(&sb);

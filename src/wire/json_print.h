@@ -25,5 +25,9 @@ char *json_print(const cJSON *item, size_t *len_out);
 /* The same text appended to sb; false when item is invalid (sb may then
  * hold part of it). An allocation failure is sb's own (sb->failed). */
 bool json_print_append(strbuf *sb, const cJSON *item);
+/* The members of object o appended to sb without its braces ({"a":1}
+ * gives "a":1), for a caller that writes the braces and members of its
+ * own around them; false as json_print_append. */
+bool json_print_members(strbuf *sb, const cJSON *o);
 
 #endif

@@ -1,9 +1,6 @@
 /* lobby_json: the lobby's lists as JSON. See lobby_json.h. */
 #include "wire/lobby_json.h"
 
-#include <assert.h>
-#include <string.h>
-
 #include "wire/clock_json.h"
 #include "wire/json_print.h"
 #include "wire/settings_json.h"
@@ -64,14 +61,7 @@ cJSON *lobby_json(const lobby_item *open, size_t n_open, const lobby_item *playi
 bool lobby_json_members(strbuf *sb, const lobby_item *open, size_t n_open, const lobby_item *playing,
                         size_t n_playing) {
     cJSON *o = lobby_json(open, n_open, playing, n_playing);
-    size_t start = sb->len;
-    bool ok = o && json_print_append(sb, o) && !sb->failed;
+    bool ok = o && json_print_members(sb, o) && !sb->failed;
     cJSON_Delete(o);
-    if (!ok) return false;
-    /* The object's text without its braces: {"open":..} -> "open":.. */
-    assert(sb->len - start >= 2 && sb->data[start] == '{' && sb->data[sb->len - 1] == '}');
-    memmove(sb->data + start, sb->data + start + 1, sb->len - start - 2);
-    sb->len -= 2;
-    sb->data[sb->len] = '\0';
-    return true;
+    return ok;
 }

@@ -278,18 +278,12 @@ static bool add_view_fields(cJSON *o, const view *vw, const view_table *t, point
            cJSON_AddNumberToObject(o, "attempts", vw->attempts_this_turn);
 }
 
-/* Appends o's text to sb without its braces ({"a":1} -> "a":1) and frees
- * o; false when out of memory. */
+/* Appends o's members (json_print_members) and frees o; false when out
+ * of memory. */
 static bool put_members(strbuf *sb, cJSON *o) {
-    size_t start = sb->len;
-    bool ok = o && json_print_append(sb, o) && !sb->failed;
+    bool ok = o && json_print_members(sb, o) && !sb->failed;
     cJSON_Delete(o);
-    if (!ok) return false;
-    assert(sb->len - start >= 2 && sb->data[start] == '{' && sb->data[sb->len - 1] == '}');
-    memmove(sb->data + start, sb->data + start + 1, sb->len - start - 2);
-    sb->len -= 2;
-    sb->data[sb->len] = '\0';
-    return true;
+    return ok;
 }
 
 /* {"game":..,"viewer":.. .. "attempts":..}: the view's fields before its

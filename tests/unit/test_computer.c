@@ -99,7 +99,11 @@ static void open_script(script *s) {
 static bool all_answered(game **g, int n) {
     for (int tries = 0; tries < 10000; tries++) {
         bool due = false;
-        for (int i = 0; i < n; i++) due = due || game_computer_due(g[i]);
+        for (int i = 0; i < n && !due; i++) {
+            game_change c;
+            game_change_now(g[i], &c);
+            due = c.computer_due;
+        }
         if (!due) return true;
         nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
     }

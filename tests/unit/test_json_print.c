@@ -120,3 +120,19 @@ TEST(json_print_random_trees_as_cjson) {
         same_as_cjson(o);
     }
 }
+
+/* An object's members without its braces, for a caller's own envelope. */
+TEST(json_print_members_drops_only_the_braces) {
+    cJSON *o = cJSON_Parse("{\"a\":1,\"b\":[2,\"x\\\"y\"],\"c\":{}}");
+    strbuf sb = { 0 };
+    CHECK(json_print_members(&sb, o));
+    CHECK_EQ_STR(sb.data, "\"a\":1,\"b\":[2,\"x\\\"y\"],\"c\":{}");
+    strbuf_free(&sb);
+    cJSON *empty = cJSON_CreateObject(), *list = cJSON_CreateArray();
+    CHECK(json_print_members(&sb, empty) && sb.len == 0);
+    CHECK(!json_print_members(&sb, list)); /* not an object */
+    strbuf_free(&sb);
+    cJSON_Delete(list);
+    cJSON_Delete(empty);
+    cJSON_Delete(o);
+}
