@@ -3,8 +3,8 @@
  *
  * Random games (fuzz_game.h) are played; after every accepted action the
  * target renders, for black, white and a spectator, the view
- * (view_json_render) and the events since a fuzz-chosen seq
- * (view_json_events_since), exactly what the server sends, and walks every
+ * (view_json_open_text, closed) and the events since a fuzz-chosen seq
+ * (view_json_events_append), exactly what the server sends, and walks every
  * string in them. While the game is on, a string that is a vertex of the
  * board must be one the viewer knows: its own stone, a handicap point, a
  * point it attempted itself, or a captured point announced to it. Every
@@ -71,10 +71,15 @@ static void check_finished_view(const cJSON *vw, const referee *r) {
 }
 
 static void check_viewer(const referee *r, viewer v, const view_table *t, const known *k, int since) {
-    size_t len;
-    char *text = view_json_render(r, v, t, &len);
-    FUZZ_CHECK(text && strlen(text) == len, "view_json_render gave no text or a wrong length");
-    cJSON *vw = cJSON_ParseWithLength(text, len);
+    size_t len = 0;
+    char *open = view_json_open_text(r, v, t, &len);
+    FUZZ_CHECK(open && strlen(open) == len, "view_json_open_text gave no text or a wrong length");
+    strbuf whole = { 0 };
+    strbuf_append(&whole, open, len);
+    strbuf_append(&whole, "}", 1); /* closed without the fields of the moment */
+    FUZZ_CHECK(!whole.failed, "out of memory");
+    const char *text = whole.data;
+    cJSON *vw = cJSON_ParseWithLength(whole.data, whole.len);
     FUZZ_CHECK(cJSON_IsObject(vw), "the view is not a JSON object: %s", text);
     FUZZ_CHECK(cJSON_GetNumberValue(cJSON_GetObjectItem(vw, "seq")) == referee_event_count(r),
                "the view's seq is not the game's");
@@ -82,14 +87,18 @@ static void check_viewer(const referee *r, viewer v, const view_table *t, const 
     FUZZ_CHECK(cJSON_IsTrue(cJSON_GetObjectItem(vw, "over")) == over, "the view's over is wrong");
     if (over) check_finished_view(vw, r);
     else check_strings(vw, r, v, k, "view");
-    cJSON *events = view_json_events_since(r, v, since);
-    FUZZ_CHECK(cJSON_IsArray(events), "events_since is not an array");
+    strbuf listed = { 0 };
+    FUZZ_CHECK(view_json_events_append(&listed, r, v, since), "events_append failed");
+    cJSON *events = cJSON_ParseWithLength(listed.data, listed.len);
+    FUZZ_CHECK(cJSON_IsArray(events), "the events are not an array: %s", listed.data);
     FUZZ_CHECK(cJSON_GetArraySize(events) == referee_event_count(r) - since, "events since %d: %d of %d",
                since, cJSON_GetArraySize(events), referee_event_count(r));
     if (!over) check_strings(events, r, v, k, "events");
     cJSON_Delete(events);
     cJSON_Delete(vw);
-    free(text);
+    strbuf_free(&listed);
+    strbuf_free(&whole);
+    free(open);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
