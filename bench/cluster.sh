@@ -58,7 +58,9 @@ run_case() {
     local hport list
     hport=$(free_port)
     list=$(IFS=,; echo "${ports[*]}")
-    node -e "import('./tests/cluster/lib.mjs').then((m) => process.stdout.write(m.haproxyConfig($hport, [$list])))" \
+    # exit at once: the module pulls in node:test, whose reporter would
+    # otherwise append its TAP summary to the configuration at exit.
+    node -e "import('./tests/cluster/lib.mjs').then((m) => { process.stdout.write(m.haproxyConfig($hport, [$list])); process.exit(0); })" \
         >"$work/$name.cfg"
     haproxy -f "$work/$name.cfg" -db >"$work/$name.haproxy" 2>&1 &
     pids+=($!)
