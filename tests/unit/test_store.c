@@ -13,11 +13,10 @@ static const uint8_t HASH_B[32] = { 0xff, 0xee, 0xdd, 0xcc, [31] = 0x42 };
 static const uint8_t ZERO[32];
 
 TEST(store_insert_load_round_trip) {
-    char dir[256];
-    CHECK(test_tmpdir(dir, sizeof dir) == 0);
-    store *st = test_store_open(dir, "games.db");
-    CHECK(st != NULL);
-    if (!st) return;
+    store_fixture f;
+    CHECK(store_fixture_open(&f));
+    if (!f.st) return;
+    store *st = f.st;
     store_game g = test_game("k3v9x2m4qa", "online");
     g.created_at_ms = 1712345678901;
     g.settings_json = (char *)"{\"size\":13,\"komi\":6.5,\"rules\":\"hamburg\"}";
@@ -48,18 +47,14 @@ TEST(store_insert_load_round_trip) {
 
     CHECK_EQ_INT(store_insert_game(st, &g), STORE_CONFLICT);
     CHECK_EQ_INT(store_load_game(st, "nosuchgame0", &back, NULL, NULL), STORE_NOT_FOUND);
-    store_close(st);
-    test_rmtree(dir);
+    store_fixture_close(&f);
 }
 
 TEST(store_rejects_bad_rows_without_writing) {
-    char dir[256];
-    CHECK(test_tmpdir(dir, sizeof dir) == 0);
-    store *st = test_store_open(dir, "games.db");
-    if (!st) {
-        CHECK(st != NULL);
-        return;
-    }
+    store_fixture f;
+    CHECK(store_fixture_open(&f));
+    if (!f.st) return;
+    store *st = f.st;
     store_game g = test_game("badmode0001", "tournament");
     CHECK_EQ_INT(store_insert_game(st, &g), STORE_ERROR);
     g = test_game("BadId", "online");
@@ -83,18 +78,14 @@ TEST(store_rejects_bad_rows_without_writing) {
     store_game_free_fields(&back);
     free(list);
     CHECK_EQ_INT(store_load_game(st, "badmode0001", &back, NULL, NULL), STORE_NOT_FOUND);
-    store_close(st);
-    test_rmtree(dir);
+    store_fixture_close(&f);
 }
 
 TEST(store_append_in_order_and_duplicate_seq_conflicts) {
-    char dir[256];
-    CHECK(test_tmpdir(dir, sizeof dir) == 0);
-    store *st = test_store_open(dir, "games.db");
-    if (!st) {
-        CHECK(st != NULL);
-        return;
-    }
+    store_fixture f;
+    CHECK(store_fixture_open(&f));
+    if (!f.st) return;
+    store *st = f.st;
     store_game g = test_game("appendgame1", "online");
     CHECK_EQ_INT(store_insert_game(st, &g), STORE_OK);
     store_action a1 = test_action(1, "attempt", 1, "D4");
@@ -129,18 +120,14 @@ TEST(store_append_in_order_and_duplicate_seq_conflicts) {
     }
     free(list);
     store_game_free_fields(&back);
-    store_close(st);
-    test_rmtree(dir);
+    store_fixture_close(&f);
 }
 
 TEST(store_claim_seat_works_once) {
-    char dir[256];
-    CHECK(test_tmpdir(dir, sizeof dir) == 0);
-    store *st = test_store_open(dir, "games.db");
-    if (!st) {
-        CHECK(st != NULL);
-        return;
-    }
+    store_fixture f;
+    CHECK(store_fixture_open(&f));
+    if (!f.st) return;
+    store *st = f.st;
     store_game g = test_game("claimgame01", "online");
     memcpy(g.seat_hash[0], HASH_A, 32);
     memcpy(g.invite_hash, HASH_B, 32);
@@ -161,18 +148,14 @@ TEST(store_claim_seat_works_once) {
     CHECK_EQ_INT(back.invite_color, 0);
     CHECK_EQ_INT(back.started_at_ms, 1700000000500); /* the clock starts with the claim */
     store_game_free_fields(&back);
-    store_close(st);
-    test_rmtree(dir);
+    store_fixture_close(&f);
 }
 
 TEST(store_notes_per_seat) {
-    char dir[256];
-    CHECK(test_tmpdir(dir, sizeof dir) == 0);
-    store *st = test_store_open(dir, "games.db");
-    if (!st) {
-        CHECK(st != NULL);
-        return;
-    }
+    store_fixture f;
+    CHECK(store_fixture_open(&f));
+    if (!f.st) return;
+    store *st = f.st;
     store_game g = test_game("notesgame01", "hotseat");
     CHECK_EQ_INT(store_insert_game(st, &g), STORE_OK);
     char *json = (char *)1;
@@ -190,18 +173,14 @@ TEST(store_notes_per_seat) {
     CHECK_EQ_INT(store_get_notes(st, "notesgame01", 2, &json), STORE_OK);
     CHECK_EQ_STR(json, "[\"E5\"]");
     free(json);
-    store_close(st);
-    test_rmtree(dir);
+    store_fixture_close(&f);
 }
 
 TEST(store_rematch_set_once) {
-    char dir[256];
-    CHECK(test_tmpdir(dir, sizeof dir) == 0);
-    store *st = test_store_open(dir, "games.db");
-    if (!st) {
-        CHECK(st != NULL);
-        return;
-    }
+    store_fixture f;
+    CHECK(store_fixture_open(&f));
+    if (!f.st) return;
+    store *st = f.st;
     store_game g = test_game("firstgame01", "online");
     CHECK_EQ_INT(store_insert_game(st, &g), STORE_OK);
     CHECK_EQ_INT(store_set_rematch(st, "firstgame01", "secondgame1"), STORE_OK);
@@ -212,8 +191,7 @@ TEST(store_rematch_set_once) {
     CHECK_EQ_INT(store_load_game(st, "firstgame01", &back, NULL, NULL), STORE_OK);
     CHECK_EQ_STR(back.rematch_id, "secondgame1");
     store_game_free_fields(&back);
-    store_close(st);
-    test_rmtree(dir);
+    store_fixture_close(&f);
 }
 
 struct id_seen {
@@ -234,13 +212,10 @@ static int stop_at_first(void *ctx, const char *id) {
 }
 
 TEST(store_list_games_all_and_computer_to_resume) {
-    char dir[256];
-    CHECK(test_tmpdir(dir, sizeof dir) == 0);
-    store *st = test_store_open(dir, "games.db");
-    if (!st) {
-        CHECK(st != NULL);
-        return;
-    }
+    store_fixture f;
+    CHECK(store_fixture_open(&f));
+    if (!f.st) return;
+    store *st = f.st;
     const char *ids[] = { "listgame001", "listgame002", "listgame003", "listgame004" };
     const char *modes[] = { "computer", "online", "computer", "computer" };
     for (int i = 0; i < 4; i++) {
@@ -265,18 +240,14 @@ TEST(store_list_games_all_and_computer_to_resume) {
     CHECK_EQ_STR(resume.ids[1], "listgame004");
     CHECK_EQ_INT(store_list_games(st, "all", stop_at_first, NULL), 77);
     CHECK_EQ_INT(store_list_games(st, "finished", remember_id, &all), STORE_ERROR);
-    store_close(st);
-    test_rmtree(dir);
+    store_fixture_close(&f);
 }
 
 TEST(store_survives_close_and_reopen) {
-    char dir[256];
-    CHECK(test_tmpdir(dir, sizeof dir) == 0);
-    store *st = test_store_open(dir, "games.db");
-    if (!st) {
-        CHECK(st != NULL);
-        return;
-    }
+    store_fixture f;
+    CHECK(store_fixture_open(&f));
+    if (!f.st) return;
+    store *st = f.st;
     store_game g = test_game("reopengame1", "online");
     CHECK_EQ_INT(store_insert_game(st, &g), STORE_OK);
     for (int seq = 1; seq <= 10; seq++) {
@@ -287,7 +258,7 @@ TEST(store_survives_close_and_reopen) {
     store_close(st);
 
     for (int round = 0; round < 2; round++) { /* reopening is idempotent */
-        st = test_store_open(dir, "games.db");
+        st = test_store_open(f.dir, "games.db");
         if (!st) {
             CHECK(st != NULL);
             break;
@@ -308,17 +279,14 @@ TEST(store_survives_close_and_reopen) {
         CHECK_EQ_INT(store_append_action(st, "reopengame1", &a), round == 0 ? STORE_OK : STORE_CONFLICT);
         store_close(st);
     }
-    test_rmtree(dir);
+    test_rmtree(f.dir); /* the store was closed above, reopened and closed again */
 }
 
 TEST(store_time_control_public_and_clock_lists) {
-    char dir[256];
-    CHECK(test_tmpdir(dir, sizeof dir) == 0);
-    store *st = test_store_open(dir, "games.db");
-    if (!st) {
-        CHECK(st != NULL);
-        return;
-    }
+    store_fixture f;
+    CHECK(store_fixture_open(&f));
+    if (!f.st) return;
+    store *st = f.st;
     store_game timed = test_game("clockgame01", "hotseat");
     timed.time_control_json = (char *)"{\"type\":\"absolute\",\"main\":600}";
     timed.started_at_ms = 1700000000000;
@@ -355,6 +323,5 @@ TEST(store_time_control_public_and_clock_lists) {
     CHECK_EQ_INT(store_list_games(st, "public_to_list", remember_id, &lobby), STORE_OK);
     CHECK_EQ_INT(lobby.count, 1);
     CHECK_EQ_STR(lobby.ids[0], "clockgame02");
-    store_close(st);
-    test_rmtree(dir);
+    store_fixture_close(&f);
 }

@@ -98,3 +98,17 @@ store_action test_action(int seq, const char *kind, int color, const char *verte
     a.at_ms = 1700000000000 + seq;
     return a;
 }
+
+bool store_fixture_open(store_fixture *f) {
+    f->st = NULL;
+    if (test_tmpdir(f->dir, sizeof f->dir) != 0) return false;
+    f->st = test_store_open(f->dir, "games.db");
+    if (!f->st) test_rmtree(f->dir);
+    return f->st != NULL;
+}
+
+void store_fixture_close(store_fixture *f) {
+    store_close(f->st);
+    f->st = NULL;
+    test_rmtree(f->dir);
+}

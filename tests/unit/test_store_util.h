@@ -7,6 +7,7 @@
 
 #include "store/store.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #define TEST_SCHEMA_PATH "schema.sql"
@@ -28,6 +29,16 @@ int test_pg_exec(const char *dbname, const char *sql);
  * of its own for <dir>/<name> (created on first use), so the same tests
  * run on both backends. */
 store *test_store_open(const char *dir, const char *name);
+
+/* A store opened on a fresh temporary directory ("games.db" in it), for
+ * one test: store_fixture_open is false (f->st NULL) when either fails;
+ * store_fixture_close closes the store and removes the directory. */
+typedef struct store_fixture {
+    char dir[256];
+    store *st;
+} store_fixture;
+bool store_fixture_open(store_fixture *f);
+void store_fixture_close(store_fixture *f);
 
 /* A game row with the given id, a 9x9 settings object and every other field
  * zero/empty; settings_json and options_json point at string literals. */
