@@ -18,7 +18,8 @@
 #   CHECK_FRESH_DIR   where the chroot is made (default /var/tmp)
 #   CHECK_FRESH_KEEP  1: keep the (unmounted) chroot to look at afterwards
 #   CHECK_FRESH_MIRROR  Debian mirror (default http://deb.debian.org/debian)
-# Logs: build/check-fresh/<suite>-{mmdebstrap,test,run}.log
+# Logs: build/check-fresh/<suite>-{mmdebstrap,test,run}.log, and each
+# suite's own log in build/check-fresh/<suite>-test-logs/
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -151,6 +152,11 @@ in_chroot 'cd /root/phantomgo && make test' >"$logs/$suite-test.log" 2>&1
 test_rc=$?
 set -e
 test_secs=$((SECONDS - t0))
+# Each suite's own log (which test failed, and why) lives in the chroot,
+# which is deleted at exit: keep a copy beside this script's logs.
+rm -rf "$logs/$suite-test-logs"
+cp -r "$root/root/phantomgo/build/test-logs" "$logs/$suite-test-logs" 2>/dev/null ||
+    say "note: the suites' logs could not be copied out of the chroot"
 summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$logs/$suite-test.log" | tail -n 1 || true)
 grep -E '^   [a-z-]+: (skipped|[0-9]+ passed)' "$logs/$suite-test.log" | sed 's/^ */   /' || true
 say "make test: ${summary:-no summary line} (exit $test_rc, $test_secs s)"
