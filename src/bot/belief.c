@@ -24,10 +24,95 @@ static bool place_own_stones(belief *bf, const bot_memory *m) {
     return true;
 }
 
-static double line_weight(const board *b, point p) {
-    static const double by_line[] = { 0.35, 0.9, 1.3, 1.2 };
-    int line = board_edge_distance(b, p); /* BOARD_NO_EDGE on a torus */
-    return line < 4 ? by_line[line] : 1.0;
+/* The measured prior: how often a point the player cannot see holds an
+ * opponent stone, by what the player does know of it: the game's phase
+ * (the opponent's stones as a share of the board: under 12%, under 30%,
+ * later), the point's line (0 = the edge; 4 and beyond count as 4; a torus
+ * has no edge, so all its points count as 4) and its distance to our
+ * nearest stone (1 = touching; 4 and beyond, or no stone of ours, count
+ * as 4). Counted in self-play records by bench/bot-prior.py (docs/BOT.md):
+ * early stones keep off the edge and to the centre of a small board, and
+ * gather where our stones are, since Go is played in contact. */
+enum { PRIOR_PHASES = 3, PRIOR_LINES = 5, PRIOR_DISTANCES = 4 };
+typedef double prior_table[PRIOR_PHASES][PRIOR_LINES][PRIOR_DISTANCES];
+
+/* 9x9, 30 games of strong:2000 against itself; boards up to 11x11. */
+static const prior_table prior_small = {
+    {
+        { 0.033, 0.005, 0.005, 0.005 },
+        { 0.075, 0.023, 0.017, 0.006 },
+        { 0.250, 0.139, 0.088, 0.027 },
+        { 0.459, 0.267, 0.102, 0.086 },
+        { 0.550, 0.331, 0.331, 0.331 },
+    },
+    {
+        { 0.210, 0.068, 0.074, 0.017 },
+        { 0.443, 0.217, 0.225, 0.183 },
+        { 0.594, 0.402, 0.600, 0.547 },
+        { 0.658, 0.346, 0.611, 0.611 },
+        { 0.780, 0.411, 0.411, 0.411 },
+    },
+    {
+        { 0.389, 0.293, 0.415, 0.461 },
+        { 0.761, 0.586, 0.674, 0.618 },
+        { 0.793, 0.536, 0.650, 0.720 },
+        { 0.820, 0.461, 0.830, 0.632 },
+        { 0.864, 0.639, 1.000, 1.000 },
+    },
+};
+
+/* 13x13, 16 games of strong:1000 against itself; boards from 12x12. */
+static const prior_table prior_large = {
+    {
+        { 0.035, 0.005, 0.005, 0.005 },
+        { 0.066, 0.073, 0.049, 0.027 },
+        { 0.136, 0.128, 0.086, 0.053 },
+        { 0.180, 0.153, 0.100, 0.043 },
+        { 0.179, 0.139, 0.100, 0.023 },
+    },
+    {
+        { 0.136, 0.046, 0.034, 0.010 },
+        { 0.381, 0.247, 0.137, 0.146 },
+        { 0.567, 0.459, 0.332, 0.341 },
+        { 0.558, 0.404, 0.326, 0.608 },
+        { 0.530, 0.438, 0.514, 0.514 },
+    },
+    {
+        { 0.248, 0.208, 0.245, 0.441 },
+        { 0.729, 0.599, 0.568, 0.723 },
+        { 0.827, 0.603, 0.679, 0.740 },
+        { 0.816, 0.656, 0.768, 0.768 },
+        { 0.743, 0.650, 0.779, 0.707 },
+    },
+};
+
+static int prior_phase(const bot_memory *m) {
+    int share_pct =
+        100 * m->view.on_board[color_other(m->me)] / (m->view.settings.size * m->view.settings.size);
+    return share_pct < 12 ? 0 : share_pct < 30 ? 1 : 2;
+}
+
+/* Each point's distance to our nearest stone, capped at PRIOR_DISTANCES:
+ * a breadth-first walk from our stones on the board of our stones. */
+static void distances_to_ours(const board *b, int me, uint8_t *distance) {
+    point queue[BOARD_MAX_POINTS];
+    int head = 0, tail = 0;
+    for (point p = 0; p < board_points(b); p++) {
+        distance[p] = PRIOR_DISTANCES;
+        if (board_at(b, p) == me) {
+            distance[p] = 0;
+            queue[tail++] = p;
+        }
+    }
+    while (head < tail) {
+        point p = queue[head++];
+        if (distance[p] + 1 >= PRIOR_DISTANCES) continue;
+        foreach_neighbour(b->geo, p, q) {
+            if (q == BOARD_OFF_POINT || distance[q] <= distance[p] + 1) continue;
+            distance[q] = (uint8_t)(distance[p] + 1);
+            queue[tail++] = q;
+        }
+    }
 }
 
 static bool known_stone(const bot_memory *m, point p) {
@@ -52,9 +137,14 @@ static int nearness(const bot_memory *m, point p) {
     return best;
 }
 
-static double informed_weight(const belief *bf, const bot_memory *m, point p) {
+/* The informed prior of p: the measured table, with more weight near the
+ * opponent stones the player knows of (the table cannot tell them from
+ * any other point) and on points the history makes likely or unlikely. */
+static double informed_weight(const bot_memory *m, const prior_table *table, int phase, int line,
+                              int distance, point p) {
     static const double by_nearness[] = { 1.0, 1.5, 2.2 };
-    double w = line_weight(&bf->base, p) * by_nearness[nearness(m, p)];
+    double w = (*table)[phase][line < PRIOR_LINES ? line : PRIOR_LINES - 1][distance - 1] *
+               by_nearness[nearness(m, p)];
     if (m->opp[p] == OPP_MAYBE) w *= 3.0;
     else if (m->opp[p] == OPP_CAPTURED) w *= 0.3;
     return w;
@@ -78,6 +168,10 @@ bool belief_prepare(belief *bf, const bot_memory *m, bool informed) {
     bf->opp_total = m->view.on_board[bf->opp];
     bf->n_certain = bf->n_refused = bf->n_certain_now = bf->n_refused_now = 0;
     bf->n_prior = 0;
+    const prior_table *table = m->view.settings.size <= 11 ? &prior_small : &prior_large;
+    int phase = prior_phase(m);
+    uint8_t distance[BOARD_MAX_POINTS];
+    distances_to_ours(&bf->base, m->me, distance);
     double total = 0;
     for (point p = 0; p < board_points(&bf->base); p++) {
         if (board_at(&bf->base, p) != EMPTY) continue;
@@ -88,7 +182,9 @@ bool belief_prepare(belief *bf, const bot_memory *m, bool informed) {
         }
         if (m->opp[p] == OPP_REFUSED) list_add(bf->refused, &bf->n_refused, &bf->n_refused_now, p, now);
         if (board_is_eye(&bf->base, bf->me, p)) continue;
-        total += informed ? informed_weight(bf, m, p) : 1.0;
+        total += informed
+                     ? informed_weight(m, table, phase, board_edge_distance(&bf->base, p), distance[p], p)
+                     : 1.0;
         bf->prior_point[bf->n_prior] = p;
         bf->prior_cum[bf->n_prior++] = total;
     }

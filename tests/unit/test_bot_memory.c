@@ -114,3 +114,43 @@ TEST(bot_belief_samples_agree_with_knowledge) {
     }
     duel_free(d);
 }
+
+/* The share of n sampled boards whose hidden stones stand on the first two
+ * lines, from the belief of the player to move. */
+static double share_on_low_lines(const bot_memory *m, bool informed, int n) {
+    static belief bf;
+    static board sample;
+    rng r;
+    rng_seed(&r, 5);
+    if (!belief_prepare(&bf, m, informed)) return -1;
+    int low = 0, all = 0;
+    for (int k = 0; k < n; k++) {
+        belief_sample(&bf, &sample, &r);
+        for (point q = 0; q < board_points(&sample); q++) {
+            if (board_at(&sample, q) != color_other(m->me)) continue;
+            all++;
+            low += board_edge_distance(&sample, q) <= 1;
+        }
+    }
+    return all ? (double)low / all : -1;
+}
+
+/* Black E5, White's hidden C3, Black to move (. = empty, # = ours):
+ *      A B C D E F G H J
+ *    5 . . . . # . . . .     On a 9x9 board early in the game, the lines
+ *    3 . . ? . . . . . .     measured in self-play put a hidden stone on
+ *                            the first two lines (56 of the 80 points) far
+ *                            less often than a uniform draw does. */
+TEST(bot_belief_early_stones_keep_off_the_edge) {
+    game_settings s = settings_default();
+    duel *d = duel_new(&s);
+    duel_play(d, "E5");
+    duel_play(d, "C3");
+    duel_sync(d);
+    const bot_memory *m = &d->mem[BLACK];
+    CHECK_EQ_INT(m->view.on_board[WHITE], 1);
+    double uniform = share_on_low_lines(m, false, 2000), informed = share_on_low_lines(m, true, 2000);
+    CHECK(uniform > 0.6 && uniform < 0.8);
+    CHECK(informed >= 0 && informed < 0.15);
+    duel_free(d);
+}
