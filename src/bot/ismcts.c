@@ -39,8 +39,9 @@
 #define EXPLORE 0.05
 #define PRIOR_N 4.0
 #define MAX_DEPTH 64
-#define NEAR_VISITS 0.9 /* root moves this close to the best count as good as it... */
-#define NEAR_MEAN 0.01  /* ...when their mean is within this of its mean */
+#define NEAR_VISITS 0.9        /* root moves this close to the best count as good as it... */
+#define NEAR_MEAN 0.01         /* ...when their mean is within this of its mean */
+#define PASS_ENDS_PERMILLE 150 /* how often our pass is answered by a pass (see simulate) */
 
 typedef struct node {
     int32_t first_child; /* index in the pool, or -1 */
@@ -223,6 +224,16 @@ static void simulate(tree_work *tw, const bot_memory *m, rng *r) {
         passes = 0;
     }
     bool ended_on_pass = depth > 0 && tw->mine[depth - 1] == PASS_POINT;
+    /* After our pass the playout would have the game go on, with our random
+     * moves still capturing the stones we know of in our area. A real
+     * opponent may pass too and end it, and then every stone left stands
+     * (area scoring, no dead stones). So now and then the sampled board is
+     * scored as it stands: passing is no longer free while known stones of
+     * theirs sit in our area. Measured (docs/BOT.md): 15% gained against
+     * the textbook reference (74% to 92%, as Black 50% to 85%) and did not
+     * lose in self-play; 50% lost (-91 Elo), the player then refusing to
+     * pass and spoiling its own area. */
+    if (ended_on_pass && passes < 2 && rng_below(r, 1000) < PASS_ENDS_PERMILLE) passes = 2;
     double result = decided >= 0 ? decided
                                  : search_finish(&tw->sample, me, ended_on_pass ? opp : me,
                                                  ended_on_pass ? passes : 0, komi, r, tw->first_mover);
