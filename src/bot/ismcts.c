@@ -54,12 +54,12 @@ typedef struct node {
 typedef struct tree_work {
     belief bf;
     board sample;
-    node *pool;
     int32_t n_nodes, pool_size;
     int32_t path[MAX_DEPTH + 1];              /* nodes chosen, root first */
     point mine[MAX_DEPTH], theirs[MAX_DEPTH]; /* moves along the path */
     uint8_t first_mover[BOARD_MAX_POINTS];
     point scratch[BOARD_MAX_POINTS + 1]; /* candidates, then PASS_POINT */
+    node pool[];                         /* pool_size nodes, in the same allocation */
 } tree_work;
 
 static double prior_of(const board *b, point p) {
@@ -286,25 +286,23 @@ static point root_choice(const tree_work *tw, const bot_memory *m, rng *r) {
     return choice;
 }
 
+/* The decision's one allocation: the work space with its node pool. */
 static tree_work *tree_new(const bot_config *cfg, const bot_memory *m) {
-    tree_work *tw = calloc(1, sizeof *tw);
-    if (!tw) return NULL;
     long want = cfg->playouts > 0 ? (long)cfg->playouts * 32 : POOL_MAX;
-    tw->pool_size = (int32_t)(want < POOL_MAX ? want : POOL_MAX);
-    if (tw->pool_size < 2 * BOARD_MAX_POINTS) tw->pool_size = 2 * BOARD_MAX_POINTS;
-    tw->pool = malloc((size_t)tw->pool_size * sizeof *tw->pool);
-    if (!tw->pool || !belief_prepare(&tw->bf, m, true)) {
-        free(tw->pool);
+    int32_t pool_size = (int32_t)(want < POOL_MAX ? want : POOL_MAX);
+    if (pool_size < 2 * BOARD_MAX_POINTS) pool_size = 2 * BOARD_MAX_POINTS;
+    tree_work *tw = malloc(sizeof *tw + (size_t)pool_size * sizeof tw->pool[0]);
+    if (!tw) return NULL;
+    memset(tw, 0, sizeof *tw); /* the pool is written as nodes are added */
+    tw->pool_size = pool_size;
+    if (!belief_prepare(&tw->bf, m, true)) {
         free(tw);
         return NULL;
     }
     return tw;
 }
 
-static void tree_free(tree_work *tw) {
-    free(tw->pool);
-    free(tw);
-}
+static void tree_free(tree_work *tw) { free(tw); }
 
 point ismcts_choose(const bot_config *cfg, const bot_memory *m, rng *r, double start, long *playouts_out) {
     tree_work *tw = tree_new(cfg, m);
