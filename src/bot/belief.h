@@ -14,9 +14,11 @@
  * The prior is computed once per decision (belief_prepare) so that drawing
  * a sample costs a board copy and one binary search per hidden stone:
  *  - uniform: every point not known empty weighs the same (flat player);
- *  - informed (strong player): stones gather near known opponent stones,
- *    prefer the third and fourth lines over the edge, are unlikely on
- *    points just announced captured, and never sit in the player's eyes. */
+ *  - informed (strong player): a table counted in self-play records
+ *    (bench/bot-prior.py) by the game's phase, the point's line and its
+ *    distance to our nearest stone; more weight near known opponent
+ *    stones, little on points just announced captured, none in the
+ *    player's eyes. */
 #ifndef PG_BOT_BELIEF_H
 #define PG_BOT_BELIEF_H
 
