@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""bot-prior.py: the belief's line prior (src/bot/belief.c) from game records.
+"""bot-prior.py: the belief's prior table (src/bot/belief.c) from game records.
 
     python3 bench/bot-prior.py DIR...     # SGF files written by `phantomgo arena --sgf DIR`
 
@@ -99,8 +99,8 @@ def main():
             cells = []
             for d in range(1, MAX_DISTANCE + 1):
                 k = phase, l, d
-                # an unseen cell (or one seen too rarely to count) gets the
-                # row's nearest measured value through the floor below
+                # a cell seen too rarely to count takes the last measured
+                # value of its row (the rare cells are the far ones)
                 cells.append(held[k] / seen[k] if seen[k] >= 50 else None)
             known = [c for c in cells if c is not None] or [0.01]
             cells = [max(c if c is not None else known[-1], 0.005) for c in cells]

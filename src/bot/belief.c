@@ -33,10 +33,11 @@ static bool place_own_stones(belief *bf, const bot_memory *m) {
  * as 4). Counted in self-play records by bench/bot-prior.py (docs/BOT.md):
  * early stones keep off the edge and to the centre of a small board, and
  * gather where our stones are, since Go is played in contact. */
-enum { PRIOR_PHASES = 3, PRIOR_LINES = 5, PRIOR_DISTANCES = 4 };
+enum { PRIOR_PHASES = 3, PRIOR_LINES = 5, PRIOR_DISTANCES = 4, PRIOR_SMALL_MAX_SIZE = 11 };
 typedef double prior_table[PRIOR_PHASES][PRIOR_LINES][PRIOR_DISTANCES];
 
-/* 9x9, 30 games of strong:2000 against itself; boards up to 11x11. */
+/* 9x9, 30 games of strong:2000 against itself; boards up to
+ * PRIOR_SMALL_MAX_SIZE. */
 static const prior_table prior_small = {
     {
         { 0.033, 0.005, 0.005, 0.005 },
@@ -61,7 +62,7 @@ static const prior_table prior_small = {
     },
 };
 
-/* 13x13, 16 games of strong:1000 against itself; boards from 12x12. */
+/* 13x13, 16 games of strong:1000 against itself; larger boards. */
 static const prior_table prior_large = {
     {
         { 0.035, 0.005, 0.005, 0.005 },
@@ -85,6 +86,13 @@ static const prior_table prior_large = {
         { 0.743, 0.650, 0.779, 0.707 },
     },
 };
+
+/* What the informed prior needs of one decision, found once: the rows of
+ * its table for the game's phase and each point's distance to our stones. */
+typedef struct informed_prior {
+    const double (*by_line)[PRIOR_DISTANCES]; /* [line][distance - 1] */
+    uint8_t distance[BOARD_MAX_POINTS];
+} informed_prior;
 
 static int prior_phase(const bot_memory *m) {
     int share_pct =
@@ -137,13 +145,19 @@ static int nearness(const bot_memory *m, point p) {
     return best;
 }
 
+static void informed_prior_prepare(informed_prior *ip, const board *ours, const bot_memory *m) {
+    const prior_table *table = m->view.settings.size <= PRIOR_SMALL_MAX_SIZE ? &prior_small : &prior_large;
+    ip->by_line = (*table)[prior_phase(m)];
+    distances_to_ours(ours, m->me, ip->distance);
+}
+
 /* The informed prior of p: the measured table, with more weight near the
  * opponent stones the player knows of (the table cannot tell them from
  * any other point) and on points the history makes likely or unlikely. */
-static double informed_weight(const bot_memory *m, const prior_table *table, int phase, int line,
-                              int distance, point p) {
+static double informed_weight(const informed_prior *ip, const board *ours, const bot_memory *m, point p) {
     static const double by_nearness[] = { 1.0, 1.5, 2.2 };
-    double w = (*table)[phase][line < PRIOR_LINES ? line : PRIOR_LINES - 1][distance - 1] *
+    int line = board_edge_distance(ours, p); /* BOARD_NO_EDGE on a torus */
+    double w = ip->by_line[line < PRIOR_LINES ? line : PRIOR_LINES - 1][ip->distance[p] - 1] *
                by_nearness[nearness(m, p)];
     if (m->opp[p] == OPP_MAYBE) w *= 3.0;
     else if (m->opp[p] == OPP_CAPTURED) w *= 0.3;
@@ -168,10 +182,8 @@ bool belief_prepare(belief *bf, const bot_memory *m, bool informed) {
     bf->opp_total = m->view.on_board[bf->opp];
     bf->n_certain = bf->n_refused = bf->n_certain_now = bf->n_refused_now = 0;
     bf->n_prior = 0;
-    const prior_table *table = m->view.settings.size <= 11 ? &prior_small : &prior_large;
-    int phase = prior_phase(m);
-    uint8_t distance[BOARD_MAX_POINTS];
-    distances_to_ours(&bf->base, m->me, distance);
+    informed_prior ip;
+    if (informed) informed_prior_prepare(&ip, &bf->base, m);
     double total = 0;
     for (point p = 0; p < board_points(&bf->base); p++) {
         if (board_at(&bf->base, p) != EMPTY) continue;
@@ -182,9 +194,7 @@ bool belief_prepare(belief *bf, const bot_memory *m, bool informed) {
         }
         if (m->opp[p] == OPP_REFUSED) list_add(bf->refused, &bf->n_refused, &bf->n_refused_now, p, now);
         if (board_is_eye(&bf->base, bf->me, p)) continue;
-        total += informed
-                     ? informed_weight(m, table, phase, board_edge_distance(&bf->base, p), distance[p], p)
-                     : 1.0;
+        total += informed ? informed_weight(&ip, &bf->base, m, p) : 1.0;
         bf->prior_point[bf->n_prior] = p;
         bf->prior_cum[bf->n_prior++] = total;
     }

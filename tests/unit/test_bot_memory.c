@@ -135,12 +135,18 @@ static double share_on_low_lines(const bot_memory *m, bool informed, int n) {
     return all ? (double)low / all : -1;
 }
 
-/* Black E5, White's hidden C3, Black to move (. = empty, # = ours):
+/* Black's view after Black E5 and White's hidden C3 (X ours, ? hidden):
+ *
  *      A B C D E F G H J
- *    5 . . . . # . . . .     On a 9x9 board early in the game, the lines
- *    3 . . ? . . . . . .     measured in self-play put a hidden stone on
- *                            the first two lines (56 of the 80 points) far
- *                            less often than a uniform draw does. */
+ *    9 . . . . . . . . .
+ *    8 . . . . . . . . .     Early in a 9x9 game the table counted in
+ *    7 . . . . . . . . .     self-play puts the one hidden stone on the
+ *    6 . . . . . . . . .     first two lines (56 of the 80 points, the
+ *    5 . . . . X . . . .     outer two rings) in under 15% of Black's
+ *    4 . . . . . . . . .     samples; a uniform draw does so in 60-80%.
+ *    3 . . ? . . . . . .
+ *    2 . . . . . . . . .
+ *    1 . . . . . . . . .                                                 */
 TEST(bot_belief_early_stones_keep_off_the_edge) {
     game_settings s = settings_default();
     duel *d = duel_new(&s);
