@@ -33,7 +33,13 @@ static bool place_own_stones(belief *bf, const bot_memory *m) {
  * as 4). Counted in self-play records by bench/bot-prior.py (docs/BOT.md):
  * early stones keep off the edge and to the centre of a small board, and
  * gather where our stones are, since Go is played in contact. */
-enum { PRIOR_PHASES = 3, PRIOR_LINES = 5, PRIOR_DISTANCES = 4, PRIOR_SMALL_MAX_SIZE = 11 };
+enum {
+    PRIOR_PHASES = 3,
+    PRIOR_LINES = 5,
+    PRIOR_DISTANCES = 4,
+    PRIOR_SMALL_MAX_SIZE = 11,
+    PRIOR_MEDIUM_MAX_SIZE = 15
+};
 typedef double prior_table[PRIOR_PHASES][PRIOR_LINES][PRIOR_DISTANCES];
 
 /* 9x9, 30 games of strong:2000 against itself; boards up to
@@ -62,8 +68,9 @@ static const prior_table prior_small = {
     },
 };
 
-/* 13x13, 16 games of strong:1000 against itself; larger boards. */
-static const prior_table prior_large = {
+/* 13x13, 16 games of strong:1000 against itself; boards up to
+ * PRIOR_MEDIUM_MAX_SIZE. */
+static const prior_table prior_medium = {
     {
         { 0.035, 0.005, 0.005, 0.005 },
         { 0.066, 0.073, 0.049, 0.027 },
@@ -84,6 +91,32 @@ static const prior_table prior_large = {
         { 0.827, 0.603, 0.679, 0.740 },
         { 0.816, 0.656, 0.768, 0.768 },
         { 0.743, 0.650, 0.779, 0.707 },
+    },
+};
+
+/* 19x19, 12 games of strong:1000 against itself (49399fa's player);
+ * larger boards. */
+static const prior_table prior_large = {
+    {
+        { 0.007, 0.009, 0.005, 0.007 },
+        { 0.058, 0.047, 0.031, 0.033 },
+        { 0.109, 0.106, 0.075, 0.051 },
+        { 0.141, 0.098, 0.070, 0.041 },
+        { 0.143, 0.125, 0.084, 0.044 },
+    },
+    {
+        { 0.078, 0.034, 0.034, 0.023 },
+        { 0.297, 0.207, 0.130, 0.093 },
+        { 0.496, 0.369, 0.261, 0.279 },
+        { 0.492, 0.362, 0.351, 0.268 },
+        { 0.479, 0.360, 0.352, 0.220 },
+    },
+    {
+        { 0.254, 0.206, 0.317, 0.465 },
+        { 0.692, 0.572, 0.635, 0.731 },
+        { 0.743, 0.638, 0.689, 0.762 },
+        { 0.725, 0.560, 0.808, 0.696 },
+        { 0.702, 0.587, 0.747, 0.759 },
     },
 };
 
@@ -146,7 +179,10 @@ static int nearness(const bot_memory *m, point p) {
 }
 
 static void informed_prior_prepare(informed_prior *ip, const board *ours, const bot_memory *m) {
-    const prior_table *table = m->view.settings.size <= PRIOR_SMALL_MAX_SIZE ? &prior_small : &prior_large;
+    int size = m->view.settings.size;
+    const prior_table *table = size <= PRIOR_SMALL_MAX_SIZE    ? &prior_small
+                               : size <= PRIOR_MEDIUM_MAX_SIZE ? &prior_medium
+                                                               : &prior_large;
     ip->by_line = (*table)[prior_phase(m)];
     distances_to_ours(ours, m->me, ip->distance);
 }

@@ -160,3 +160,29 @@ TEST(bot_belief_early_stones_keep_off_the_edge) {
     CHECK(informed >= 0 && informed < 0.15);
     duel_free(d);
 }
+
+/* The same on the big boards, whose table was counted on 19x19: Black at
+ * the centre, White's one hidden stone on the 4-4 point. The first two
+ * lines are 144 of 361 points on 19x19 (a uniform draw: about 40%) and
+ * 192 of 625 on 25x25 (about 31%); the table keeps early stones there in
+ * about a fifth and a seventh of the samples. */
+static void check_big_board_early_stones(int size, const char *centre, double uniform_low,
+                                         double uniform_high, double informed_high) {
+    game_settings s = settings_default();
+    s.size = size;
+    duel *d = duel_new(&s);
+    duel_play(d, centre);
+    duel_play(d, "D4");
+    duel_sync(d);
+    const bot_memory *m = &d->mem[BLACK];
+    CHECK_EQ_INT(m->view.on_board[WHITE], 1);
+    double uniform = share_on_low_lines(m, false, 1000), informed = share_on_low_lines(m, true, 1000);
+    CHECK(uniform > uniform_low && uniform < uniform_high);
+    CHECK(informed >= 0 && informed < informed_high);
+    duel_free(d);
+}
+
+TEST(bot_belief_early_stones_keep_off_the_edge_on_big_boards) {
+    check_big_board_early_stones(19, "K10", 0.35, 0.45, 0.28);
+    check_big_board_early_stones(25, "N13", 0.26, 0.36, 0.22);
+}
