@@ -6,7 +6,9 @@
 #   capture Go on 9x9 (targets 1 and 5): strong vs heuristic;
 #   13x13 and 19x19: strong vs flat at the same time per decision, and the
 #   time each product level (easy, medium, strong) takes per decision there,
-#   measured through `phantomgo gtp --level L` (docs/GTP.md).
+#   measured through `phantomgo gtp --level L` (docs/GTP.md);
+#   on each size, flat and strong against the textbook reference (the
+#   `reference` player, docs/BOT.md) at the same time per decision.
 # "Same time" is set by measuring both players' playouts per second in a
 # short calibration match per board size at the rung's budget (the tree's
 # overhead grows with its size, so a smaller budget would flatter the
@@ -20,7 +22,8 @@
 #   each), LADDER_13, LADDER_19 (strong-flat on 13x13 and 19x19, 200 and
 #   100), LADDER_LEVELS (games per level timing, 2; 0 skips it),
 #   LADDER_FLAT13, LADDER_FLAT19 (flat's playouts a decision there: 5000,
-#   3000), LADDER_ONLY (a regular expression: play only the rows whose
+#   3000), LADDER_REF9, LADDER_REF13, LADDER_REF19 (games of each player
+#   against the reference: 200, 100, 50), LADDER_ONLY (a regular expression: play only the rows whose
 #   name matches, e.g. 'capture|13x13'), LADDER_THREADS, LADDER_SEED.
 # Prints one table: win rate with its 95% Wilson interval, Elo, games,
 # time per move and playouts per second (each game runs on one core).
@@ -32,6 +35,7 @@ cd "$(dirname "$0")/.."
 bin=${PHANTOMGO_BIN:-build/phantomgo}
 hr=${LADDER_HR:-200} fh=${LADDER_FH:-200} sf=${LADDER_SF:-400}
 c1=${LADDER_C1:-200} c5=${LADDER_C5:-200} g13=${LADDER_13:-200} g19=${LADDER_19:-100}
+ref9=${LADDER_REF9:-200} ref13=${LADDER_REF13:-100} ref19=${LADDER_REF19:-50}
 levels=${LADDER_LEVELS:-2} flat13=${LADDER_FLAT13:-5000} flat19=${LADDER_FLAT19:-3000}
 only=${LADDER_ONLY:-.}
 threads=${LADDER_THREADS:-$(nproc)} seed=${LADDER_SEED:-1}
@@ -53,12 +57,20 @@ field() {   # field LOG KEY [SIDE]: a value from the RESULT lines of LOG
     if [ $# -eq 3 ]; then line=$(grep "^RESULT side=$3 " "$1"); else line=$(grep '^RESULT a=' "$1"); fi
     sed -E "s/.* $2=([^ ]+).*/\1/" <<<"$line"
 }
-calibrate() {   # calibrate SIZE FLAT_PLAYOUTS: strong's playouts costing flat's
-    local log="$logs/ladder-calibrate-$1.log"
-    echo "calibrating strong against flat:$2 on ${1}x$1 (playouts per second)..." >&2
-    arena "$log" "strong:$2" "flat:$2" "$((2 * threads))" --size "$1"
+calibrate() {   # calibrate SIZE FLAT_PLAYOUTS [PLAYER]: PLAYER's (strong's) playouts costing flat's
+    local player=${3:-strong}
+    local log="$logs/ladder-calibrate-$1${3:+-$3}.log"
+    echo "calibrating $player against flat:$2 on ${1}x$1 (playouts per second)..." >&2
+    arena "$log" "$player:$2" "flat:$2" "$((2 * threads))" --size "$1"
     awk -v s="$(field "$log" playouts_per_sec a)" -v f="$(field "$log" playouts_per_sec b)" \
         -v n="$2" 'BEGIN { printf "%d", n * s / f }'
+}
+reference_rows() {   # reference_rows SIZE FLAT_PLAYOUTS STRONG_PLAYOUTS GAMES: rows against the reference
+    [ "$4" -gt 0 ] || return 0
+    local ref
+    ref=$(calibrate "$1" "$2" reference)
+    rows+=("${1}x$1-ref|flat:$2|reference:$ref|$4|-|--size $1"
+           "${1}x$1-ref|strong:$3|reference:$ref|$4|-|--size $1")
 }
 wanted() { [[ $1 =~ $only ]]; }
 
@@ -68,6 +80,7 @@ if wanted 9x9; then
     rows+=("9x9|heuristic|random|$hr|>=95%|--size 9"
            "9x9|flat|heuristic|$fh|>=90%|--size 9"
            "9x9|strong:$strong9|flat|$sf|>=60%|--size 9")
+    reference_rows 9 10000 "$strong9" "$ref9"
 fi
 if wanted capture; then
     rows+=("capture-1|strong:$strong9|heuristic|$c1|>=80%|--size 9 --capture 1"
@@ -76,10 +89,12 @@ fi
 if wanted 13x13; then
     strong13=$(calibrate 13 "$flat13")
     rows+=("13x13|strong:$strong13|flat:$flat13|$g13|>=60%|--size 13")
+    reference_rows 13 "$flat13" "$strong13" "$ref13"
 fi
 if wanted 19x19; then
     strong19=$(calibrate 19 "$flat19")
     rows+=("19x19|strong:$strong19|flat:$flat19|$g19|-|--size 19")
+    reference_rows 19 "$flat19" "$strong19" "$ref19"
 fi
 
 results=()
@@ -95,11 +110,11 @@ done
 echo
 echo "Phantom Go bot ladder: komi 7.5, olympiad rules, colours alternating, seed $seed"
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $threads games at once"
-printf '%-9s %-14s %-11s %6s %-26s %-18s %-7s %9s %9s %11s %11s\n' \
+printf '%-9s %-14s %-15s %6s %-26s %-18s %-7s %9s %9s %11s %11s\n' \
     rung player opponent games "win rate [95% Wilson]" "Elo [95%]" target "s/move" "opp s/mv" "attempts/mv" "playouts/s"
 for r in "${results[@]}"; do
     IFS='|' read -r name a b target log <<<"$r"
-    printf '%-9s %-14s %-11s %6s %5.1f%% [%5.1f%%, %5.1f%%]   %+5.0f [%+.0f, %+.0f] %-7s %9.4f %9.4f %11s %11s\n' \
+    printf '%-9s %-14s %-15s %6s %5.1f%% [%5.1f%%, %5.1f%%]   %+5.0f [%+.0f, %+.0f] %-7s %9.4f %9.4f %11s %11s\n' \
         "$name" "$a" "$b" "$(field "$log" games)" \
         "$(awk -v x="$(field "$log" rate)" 'BEGIN{print 100*x}')" \
         "$(awk -v x="$(field "$log" low)" 'BEGIN{print 100*x}')" \
