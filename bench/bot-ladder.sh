@@ -141,7 +141,7 @@ if [ "$levels" -gt 0 ] && { wanted 13x13 || wanted 19x19; }; then
             arena "$log" "gtp:$bin gtp --level $level" heuristic "$levels" --size "$size" --timeout 120
             printf '%-6s %-7s %6s %10.3f\n' "${size}x$size" "$level" "$levels" \
                 "$(awk -v t="$(field "$log" sec_per_move a)" -v d="$(field "$log" attempts_per_move a)" \
-                   'BEGIN { print d > 0 ? t / d : 0 }')"
+                   'BEGIN { print (d > 0 ? t / d : 0) }')"
         done
     done
 fi
