@@ -24,7 +24,8 @@
 #   LADDER_FLAT13, LADDER_FLAT19 (flat's playouts a decision there: 5000,
 #   3000), LADDER_REF9, LADDER_REF13, LADDER_REF19 (games of each player
 #   against the reference: 200, 100, 50), LADDER_ONLY (a regular expression: play only the rows whose
-#   name matches, e.g. 'capture|13x13'), LADDER_THREADS, LADDER_SEED.
+#   name matches, e.g. 'capture|13x13'), LADDER_THREADS, LADDER_SEED,
+#   LADDER_LOGS (the logs' directory, build/bench-logs).
 # Prints one table: win rate with its 95% Wilson interval, Elo, games,
 # time per move and playouts per second (each game runs on one core).
 # A run can be resumed: a match whose log already holds the result of the
@@ -39,7 +40,7 @@ ref9=${LADDER_REF9:-200} ref13=${LADDER_REF13:-100} ref19=${LADDER_REF19:-50}
 levels=${LADDER_LEVELS:-2} flat13=${LADDER_FLAT13:-5000} flat19=${LADDER_FLAT19:-3000}
 only=${LADDER_ONLY:-.}
 threads=${LADDER_THREADS:-$(nproc)} seed=${LADDER_SEED:-1}
-logs=build/bench-logs
+logs=${LADDER_LOGS:-build/bench-logs}
 mkdir -p "$logs"
 
 arena() {   # arena LOG A B GAMES [ARENA OPTIONS]: runs a match, keeps its output in LOG
