@@ -20,6 +20,12 @@
 #include "bot/search.h"
 
 #define AMAF_EQUIV 200.0 /* results at which own mean and AMAF weigh alike */
+/* Pass gets one simulation in every PASS_EVERY at least (in every
+ * n_cand + 1 when that is more often), never the first. It is judged
+ * against the best candidate's mean; with a uniform share it rested on
+ * one or two simulations early in a game and won by chance (flat at 30
+ * simulations passed 14 times in 300 first replies). */
+#define PASS_EVERY 10
 
 typedef struct flat_work {
     belief bf;
@@ -44,20 +50,12 @@ static int pick_legal(const flat_work *fw, int n_cand, int me, rng *r) {
     return n_cand;
 }
 
-/* Pass takes one simulation in every PASS_EVERY at least (in every
- * n_cand + 1 when that is more often). Passing is judged against the
- * best candidate's mean; with a uniform share the pass would rest on one
- * or two simulations early in a game and win by chance (flat at 30
- * simulations passed 14 times in 300 first replies). */
-#define PASS_EVERY 10
-
-/* Simulation number k: pass on its share (never left to chance), else a
- * random legal move. */
-static void simulate(flat_work *fw, const bot_memory *m, int n_cand, long k, rng *r) {
+/* One simulation: our pass when `pass` (its share is never left to
+ * chance), else a random legal move. */
+static void simulate(flat_work *fw, const bot_memory *m, int n_cand, bool pass, rng *r) {
     int me = m->me, komi = m->view.settings.komi_x2;
     belief_sample(&fw->bf, &fw->sample, r);
-    long pass_every = n_cand + 1 < PASS_EVERY ? n_cand + 1 : PASS_EVERY;
-    int i = k % pass_every == pass_every - 1 ? n_cand : pick_legal(fw, n_cand, me, r);
+    int i = pass ? n_cand : pick_legal(fw, n_cand, me, r);
     double result;
     if (i == n_cand) {
         board_pass(&fw->sample);
@@ -110,8 +108,9 @@ point flat_choose(const bot_config *cfg, const bot_memory *m, rng *r, double sta
     long done = 0;
     if (n_cand > 0) {
         search_budget budget = search_budget_for(cfg, m, start);
+        long pass_every = n_cand + 1 < PASS_EVERY ? n_cand + 1 : PASS_EVERY;
         while (search_continue(&budget, done)) {
-            simulate(fw, m, n_cand, done, r);
+            simulate(fw, m, n_cand, done % pass_every == pass_every - 1, r);
             done++;
         }
     }

@@ -9,21 +9,18 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const bin = path.resolve(repoRoot, process.env.PHANTOMGO_BIN ?? 'build/phantomgo');
+import { BIN, ROOT } from '../lib/server.mjs';
 
 test('a 13x13 ladder prints strong against flat and both against the reference', async () => {
   const logs = fs.mkdtempSync(path.join(os.tmpdir(), 'pg-ladder-'));
   try {
     const env = {
-      ...process.env, PHANTOMGO_BIN: bin, LADDER_LOGS: logs, LADDER_ONLY: '13x13',
+      ...process.env, PHANTOMGO_BIN: BIN, LADDER_LOGS: logs, LADDER_ONLY: '13x13',
       LADDER_FLAT13: '30', LADDER_13: '2', LADDER_REF13: '2', LADDER_LEVELS: '0',
       LADDER_THREADS: '2', LADDER_SEED: '3',
     };
     const stdout = await new Promise((resolve, reject) => {
-      execFile('bash', [path.join(repoRoot, 'bench/bot-ladder.sh')], { env, timeout: 120000 },
+      execFile('bash', [path.join(ROOT, 'bench/bot-ladder.sh')], { env, timeout: 120000 },
         (error, out, err) => (error ? reject(new Error(`${error.message}\n${err}`)) : resolve(out)));
     });
     const rows = stdout.split('\n').filter((l) => /^13x13/.test(l));

@@ -110,29 +110,27 @@ test('after a computer game, the computer\'s belief at its moves, even with the 
   const res = await create({ mode: 'computer', color: 'black', level: 'easy', deduction_aid: false });
   const id = res.json.game.id, token = res.json.seats[0].token;
   expectError(await aid(id, { token }), 403, 'aid_off');
-  // The seq of the position where Black is to move (the computer done).
+  // Black's view once Black is to move (the computer done).
   const blacksTurn = async () => {
     for (;; await sleep(10)) {
       const v = (await call(srv.url, 'GET', `/api/v1/games/${id}`, { token })).json;
-      if (v.to_move === 'black') return v.seq;
+      if (v.to_move === 'black') return v;
     }
   };
-  // Until the computer has made two moves: on this server (30 playouts a
-  // decision) the easy level now and then passes early instead.
-  const computerMovesSoFar = async () => {
-    const v = (await call(srv.url, 'GET', `/api/v1/games/${id}`, { token })).json;
-    return v.events.filter((e) => e.color === 'white' && e.type === 'move').length;
-  };
+  const whiteMoves = (events) => events.filter((e) => e.color === 'white' && e.type === 'move');
+  // Black tries until the computer has made two moves: on this server (30
+  // playouts a decision) the easy level now and then passes early instead.
+  let view = await blacksTurn();
   for (const vertex of ['E5', 'C7', 'G3', 'C3', 'G7', 'E3', 'E7', 'C5', 'G5']) {
-    const r = await act(id, token, (await blacksTurn()) + 1, { action: 'attempt', vertex });
+    if (whiteMoves(view.events).length >= 2) break;
+    const r = await act(id, token, view.seq + 1, { action: 'attempt', vertex });
     assert.equal(r.status, 200, r.text);
-    await blacksTurn();
-    if ((await computerMovesSoFar()) >= 2) break;
+    view = await blacksTurn();
   }
-  const resigned = await act(id, token, (await blacksTurn()) + 1, { action: 'resign' });
+  const resigned = await act(id, token, view.seq + 1, { action: 'resign' });
   assert.equal(resigned.status, 200, resigned.text);
   const events = (await call(srv.url, 'GET', `/api/v1/games/${id}/events`)).json.events;
-  const computerMoves = events.filter((e) => e.color === 'white' && e.type === 'move');
+  const computerMoves = whiteMoves(events);
   assert.ok(computerMoves.length >= 2, JSON.stringify(events));
   for (const move of computerMoves) {
     const belief = await aid(id, { query: `?color=white&seq=${move.seq - 1}` });
