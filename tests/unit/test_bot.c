@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "bot/bot.h"
+#include "bot/search.h"
+#include "engine/board_text.h"
 #include "test_bot_util.h"
 
 static const char *const fair_players[] = { "random", "heuristic", "flat:150", "strong:150",
@@ -204,6 +206,34 @@ TEST(bot_passes_when_passing_wins) {
     duel_play(d, "pass");
     CHECK_EQ_INT(bot_choose(&cfg, &d->mem[BLACK], 9, NULL), PASS_POINT);
     duel_free(d);
+}
+
+/* Two passes end a simulation scored as the sampled board stands, but a
+ * region the two colours share counts for the opponent, whoever judges:
+ * the sample's stones are guesses, scattered where the real ones would
+ * wall off an area. Komi 0.
+ *
+ *   X X . . .    exactly: Black 4, White 1, the rest neutral
+ *   X X . . .    Black's judgement: Black 4, White 21   -> lost
+ *   . . . . .    White's judgement: White 1, Black 24   -> lost
+ *   . . . . O
+ *   . . . . .
+ *
+ *   . X . . .    the empty points border Black alone:
+ *   X X . . .    Black 25, White 0                      -> won
+ *   . . . . .
+ *   . . . . .
+ *   . . . . .                                                          */
+TEST(bot_two_passes_count_shared_regions_for_the_opponent) {
+    rng r;
+    rng_seed(&r, 1);
+    board b;
+    CHECK(board_from_text(&b, "X X . . .\nX X . . .\n. . . . .\n. . . . O\n. . . . .\n", false));
+    CHECK(search_finish(&b, BLACK, WHITE, 2, 0, &r, NULL) < 0.5);
+    CHECK(search_finish(&b, WHITE, BLACK, 2, 0, &r, NULL) < 0.5);
+    CHECK(board_from_text(&b, ". X . . .\nX X . . .\n. . . . .\n. . . . .\n. . . . .\n", false));
+    CHECK(search_finish(&b, BLACK, WHITE, 2, 0, &r, NULL) > 0.5);
+    CHECK(search_finish(&b, WHITE, BLACK, 2, 0, &r, NULL) < 0.5);
 }
 
 /* White's first reply, after Black's unseen first move: passing gives
