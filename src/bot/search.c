@@ -52,25 +52,18 @@ point search_random_move(const board *b, int c, rng *r) {
     return PASS_POINT;
 }
 
-/* Our area on a sampled board as the referee could count it at the least:
- * our stones and the empty regions only they border. Everything else, the
- * neutral regions included, goes to the opponent. The sample's opponent
- * stones are drawn one by one and lie scattered, so the regions they share
- * with ours look neutral where the real, connected stones wall off their
- * own area; scored as they stand, the samples said we were ahead when we
- * were not, and a pass gave the game away. */
-static int area_beyond_doubt(const board *b, int me) {
-    uint8_t owner[BOARD_MAX_POINTS];
-    board_territory(b->geo, b->color, owner);
-    int area = b->stones[me];
-    for (point p = 0; p < board_points(b); p++) area += owner[p] == me;
-    return area;
-}
-
 double search_finish(board *b, int me, int to_move, int passes, int komi_x2, rng *r, uint8_t *first_mover) {
     int score_x2; /* black minus white, komi included */
     if (passes >= 2) {
-        int mine = area_beyond_doubt(b, me), theirs = board_points(b) - mine;
+        /* Only our area is beyond doubt: the rest, neutral regions
+         * included, goes to the opponent. The sample's opponent stones are
+         * drawn one by one and lie scattered, so the regions they share
+         * with ours look neutral where the real, connected stones wall off
+         * their own area; counted exactly, the samples said we were ahead
+         * when we were not, and a pass gave the game away. */
+        int black, white;
+        board_score_area(b, &black, &white);
+        int mine = me == BLACK ? black : white, theirs = board_points(b) - mine;
         score_x2 = 2 * (me == BLACK ? mine - theirs : theirs - mine) - komi_x2;
     } else {
         score_x2 = playout_random(b, to_move, komi_x2, r, first_mover).score_x2;
