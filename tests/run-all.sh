@@ -36,6 +36,20 @@ count_from_log() {   # prints "pass fail" read from a suite log
     if [ -n "$p" ] && [ -n "$f" ]; then echo "$p $f"; else echo ""; fi
 }
 
+# The failures a log names: the C harness's FAIL and check lines, and each
+# of node's top-level "not ok" with the first lines of its YAML block (the
+# error, expected and actual, where it failed), so that CI's printout alone
+# says why.
+failures_of() {
+    awk '
+        /^(FAIL |    .*check failed)/ { print; next }
+        /^not ok / { print; block = 1; kept = 0; next }
+        block && /^  \.\.\.$/ { block = 0; next }
+        block && /^  ---$/ { next }
+        block && kept < 14 { print; kept++ }
+    ' "$1"
+}
+
 run_suite() {        # run_suite NAME COMMAND...: runs it, writes NAME.verdict
     local name=$1; shift
     local log="$logs/$name.log" started=$SECONDS rc counts p f why report
@@ -63,7 +77,7 @@ run_suite() {        # run_suite NAME COMMAND...: runs it, writes NAME.verdict
         fi
     fi
     if [ "$f" -gt 0 ]; then
-        report+=$'\n'$(grep -E '^(FAIL |not ok |    .*check failed)' "$log" | head -n 40 | sed 's/^/   | /')
+        report+=$'\n'$(failures_of "$log" | head -n 60 | sed 's/^/   | /')
     fi
     # One write, so the lanes' lines never interleave within a suite's.
     printf '%s\n   %s: %d passed, %d failed (%ds, log %s)\n' "$report" "$name" "$p" "$f" \
