@@ -59,8 +59,11 @@ const notifications = (page) => page.evaluate(async () => {
   return (await registration.getNotifications()).map((n) => ({ title: n.title, body: n.body, tag: n.tag, data: n.data }));
 });
 
-test('the service worker shows each notice in the subscriber\'s language, tagged with its game', async () => {
-  const game = await onlineGame(env.server.url);
+// A page of game whose Black seat ticked "Notify me", its service worker
+// running; deliver(notice) hands the worker a push message as a push
+// service would, shownWith(body, ms) resolves with the notification of that
+// body once the page sees it (undefined after ms).
+async function subscribedPage(game) {
   const page = await openPage(env.browser);
   const origin = env.server.url;
   await page.context().grantPermissions(['notifications'], { origin });
@@ -72,6 +75,37 @@ test('the service worker shows each notice in the subscriber\'s language, tagged
   await page.check('#opt-notify');
   const id = await registrationId;
   assert.equal(await page.evaluate(async () => (await navigator.serviceWorker.ready).scope), `${origin}/`);
+  const deliver = (notice) => cdp.send('ServiceWorker.deliverPushMessage', {
+    origin,
+    registrationId: id,
+    data: JSON.stringify({ game: game.id, turn: 7, you: 'black', opponent: null, result: null, ...notice }),
+  });
+  const shownWith = async (body, ms) => {
+    for (let waited = 0; ; waited += 50) {
+      const shown = (await notifications(page)).find((n) => n.body === body);
+      if (shown || waited >= ms) return shown;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+
+  // Headless Chromium sometimes drops the first notification a freshly
+  // activated worker shows (showNotification resolves, getNotifications
+  // stays empty; about one run in twenty on a loaded machine): a notice of
+  // a kind this worker does not know, which shows the generic text in
+  // English, is delivered until one is seen. Later notices go once each.
+  const generic = dictionaries.en.notify.body;
+  let warmedUp;
+  for (let attempt = 0; attempt < 5 && !warmedUp; attempt++) {
+    await deliver({ lang: 'en', kind: 'unknown_kind' });
+    warmedUp = await shownWith(generic, 5000);
+  }
+  assert.ok(warmedUp, `a notice of an unknown kind shows "${generic}"`);
+  return { page, deliver, shownWith };
+}
+
+test('the service worker shows each notice in the subscriber\'s language, tagged with its game', async () => {
+  const game = await onlineGame(env.server.url);
+  const { page, deliver, shownWith } = await subscribedPage(game);
 
   const cases = [
     [{ lang: 'en', kind: 'your_turn', opponent: 'Alice' }, 'Alice played: your turn.'],
@@ -83,13 +117,10 @@ test('the service worker shows each notice in the subscriber\'s language, tagged
     [{ lang: 'ko', kind: 'rematch_offer' }, dictionaries.ko.push.rematch],
   ];
   for (const [notice, body] of cases) {
-    const data = JSON.stringify({ game: game.id, turn: 7, you: 'black', opponent: null, result: null, ...notice });
-    await cdp.send('ServiceWorker.deliverPushMessage', { origin, registrationId: id, data });
-    let shown;
-    for (let i = 0; i < 100 && !shown; i++) {
-      shown = (await notifications(page)).find((n) => n.body === body);
-      if (!shown) await new Promise((r) => setTimeout(r, 50));
-    }
+    await deliver(notice);
+    // A worker woken from idle on a busy machine (CI runs this beside the
+    // server suites) may take seconds: wait up to 20 s for each notice.
+    const shown = await shownWith(body, 20000);
     assert.ok(shown, `a notification "${body}"; shown: ${JSON.stringify(await notifications(page))}`);
     assert.equal(shown.title, dictionaries[notice.lang].notify.title);
     assert.equal(shown.tag, `phantomgo-${game.id}`);
