@@ -1,8 +1,9 @@
 // Web Push and the device link in Chromium. Ticking "Notify me" registers
 // the service worker at /sw.js; a push message delivered to it (DevTools'
 // ServiceWorker.deliverPushMessage, as a push service would) shows a
-// notification in the subscriber's language, naming what happened, tagged
-// with the game. Clicking it opens the game: no DevTools command clicks a
+// notification in the subscriber's language (in English while that
+// language's text cannot be loaded), naming what happened, tagged with the
+// game. Clicking it opens the game: no DevTools command clicks a
 // notification, so that test gives Chromium a desktop notification server
 // of its own (notification-server.py, on a session bus of the test's own),
 // which receives the notification through Chromium's Linux bridge and
@@ -131,6 +132,23 @@ test('the service worker shows each notice in the subscriber\'s language, tagged
   // when the page subscribes: that line only, nothing of the page's own.
   page.errors = page.errors.filter((e) => !e.includes('does not support the Push API in incognito mode'));
   assertNoErrors(assert, page, 'game page with push');
+  await page.context().close();
+});
+
+test('a notice that finds the server away is shown in English, and the next in its own language', async () => {
+  const game = await onlineGame(env.server.url);
+  const { page, deliver, shownWith } = await subscribedPage(game);
+  await env.server.stop({ keepData: true });
+  await deliver({ lang: 'ko', kind: 'time_low' });
+  const english = await shownWith(dictionaries.en.push.timeLow, 20000);
+  assert.ok(english, `with the Korean text out of reach, the English one; shown: ${JSON.stringify(await notifications(page))}`);
+  assert.equal(english.title, dictionaries.en.notify.title);
+
+  env.server = await startServer({ port: env.server.port, dir: env.server.dir });
+  await deliver({ lang: 'ko', kind: 'time_low' });
+  const korean = await shownWith(dictionaries.ko.push.timeLow, 20000);
+  assert.ok(korean, `the server back, the Korean text; shown: ${JSON.stringify(await notifications(page))}`);
+  assert.equal(korean.title, dictionaries.ko.notify.title);
   await page.context().close();
 });
 

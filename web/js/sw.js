@@ -9,12 +9,20 @@
 const LANGUAGES = ['en', 'ru', 'ko'];
 const dictionaries = new Map();
 
+// The site's translations in lang, kept once loaded; a load that fails (the
+// server restarting, the network away) is not kept, so the next notice
+// tries again rather than falling back to English for the worker's life.
 async function dictionary(lang) {
-  if (!dictionaries.has(lang)) {
+  if (dictionaries.has(lang)) return dictionaries.get(lang);
+  try {
     const response = await fetch(`/web/i18n/${lang}.json`);
-    dictionaries.set(lang, response.ok ? await response.json() : {});
+    if (!response.ok) return {};
+    const loaded = await response.json();
+    dictionaries.set(lang, loaded);
+    return loaded;
+  } catch {
+    return {};
   }
-  return dictionaries.get(lang);
 }
 
 function lookup(dict, key) {
