@@ -92,7 +92,8 @@ export async function startServer({ dir, db, port = 0, args = [], env = {}, spaw
   proc.stderr.on('data', (d) => { out += d; err += d; });
   running.add(proc);
   const exited = new Promise((resolve) => proc.on('exit', (code, signal) => { running.delete(proc); resolve({ code, signal }); }));
-  const url = await new Promise((resolve, reject) => {
+  const cleanUp = (keepData) => { if (removeDir && dir && !keepData) rmSync(dir, { recursive: true, force: true }); };
+  const started = new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start in ${timeoutMs} ms:\n${out}`)), timeoutMs);
     proc.stdout.on('data', () => {
       const m = /listening on (http:\/\/\S+)/.exec(out);
@@ -101,8 +102,10 @@ export async function startServer({ dir, db, port = 0, args = [], env = {}, spaw
     proc.on('error', (e) => { clearTimeout(timer); reject(e); });
     exited.then((r) => { clearTimeout(timer); reject(new Error(`server exited ${JSON.stringify(r)} before listening:\n${out}`)); });
   });
+  // A server that never listened (a test of a refused start) leaves no
+  // directory behind either.
+  const url = await started.catch((e) => { cleanUp(false); throw e; });
   let killed = false;
-  const cleanUp = (keepData) => { if (removeDir && dir && !keepData) rmSync(dir, { recursive: true, force: true }); };
   return {
     url, port: Number(new URL(url).port), dir, db, proc, exited,
     output: () => out,      // stdout and stderr as they came

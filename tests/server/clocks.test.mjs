@@ -340,8 +340,10 @@ test('time controls and the test clock are validated strictly', async () => {
   expectError(await call(server.url, 'POST', '/api/v1/test/clock', { body: { advance_ms: -1 } }), 400, 'bad_request');
   expectError(await call(server.url, 'POST', '/api/v1/test/clock', { body: { advance: 1 } }), 400, 'bad_request');
 
+  const refusedDir = tempDir();
   const refused = spawnSync(BIN, ['serve', '--test-clock', '--listen', '0.0.0.0', '--port', '0', '--root', ROOT,
-    '--db', path.join(tempDir(), 'x.db')], { encoding: 'utf8', timeout: 10000 });
+    '--db', path.join(refusedDir, 'x.db')], { encoding: 'utf8', timeout: 10000 });
+  rmSync(refusedDir, { recursive: true, force: true });
   assert.equal(refused.status, 2);
   assert.match(refused.stderr, /--test-clock is for tests only/);
 });
