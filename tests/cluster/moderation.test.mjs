@@ -38,12 +38,24 @@ after(async () => {
 const admin = (base, method, route, body) => call(base, method, `/api/v1/admin/${route}`, { token: TOKEN, body });
 const say = (base, id, token, body) => call(base, 'POST', `/api/v1/games/${id}/chat`, { token, body });
 
+// Whether B's lobby lists game id once the database's news has had up to
+// NEWS_MS to bring what A did (B learns of A's games by that news, not at
+// once): polls until the listing is `expected` or the time is up.
+async function listedOnB(id, expected) {
+  const deadline = Date.now() + NEWS_MS;
+  for (;;) {
+    const listed = (await call(b.url, 'GET', '/api/v1/lobby')).json.open.some((e) => e.id === id);
+    if (listed === expected || Date.now() >= deadline) return listed;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 test('a mute, a removal and a hidden game made on one server hold on the other', async () => {
   const created = await call(a.url, 'POST', '/api/v1/games', { body: { mode: 'online', color: 'black', public: true } });
   assert.equal(created.status, 201, created.text);
   const id = created.json.game.id;
   const black = created.json.seats[0].token;
-  assert.ok((await call(b.url, 'GET', '/api/v1/lobby')).json.open.some((e) => e.id === id));
+  assert.equal(await listedOnB(id, true), true, 'B lists the game made on A');
 
   const spectator = openSocket(b.url, id);
   await spectator.waitFor((f) => f.some((x) => x.json.type === 'update'));
@@ -66,13 +78,7 @@ test('a mute, a removal and a hidden game made on one server hold on the other',
 
   // Hidden through A: B's lobby drops it.
   assert.equal((await admin(a.url, 'POST', `games/${id}/hide`)).status, 200);
-  const deadline = Date.now() + NEWS_MS;
-  let listed = true;
-  while (listed && Date.now() < deadline) {
-    listed = (await call(b.url, 'GET', '/api/v1/lobby')).json.open.some((e) => e.id === id);
-    if (listed) await new Promise((r) => setTimeout(r, 100));
-  }
-  assert.equal(listed, false, 'B still lists the hidden game');
+  assert.equal(await listedOnB(id, false), false, 'B still lists the hidden game');
   const join = await call(b.url, 'POST', `/api/v1/games/${id}/join`);
   assert.equal(join.status, 403, join.text);
 
