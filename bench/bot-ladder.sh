@@ -6,7 +6,8 @@
 #   capture Go on 9x9 (targets 1 and 5): strong vs heuristic;
 #   13x13 and 19x19: strong vs flat at the same time per decision, and the
 #   time each product level (easy, medium, strong) takes per decision there,
-#   measured through `phantomgo gtp --level L` (docs/GTP.md);
+#   measured through `phantomgo gtp --level L` (docs/GTP.md) against flat
+#   at 1,000 playouts;
 #   on each size, flat and strong against the textbook reference (the
 #   `reference` player, docs/BOT.md) at the same time per decision.
 # "Same time" is set by measuring both players' playouts per second in a
@@ -130,7 +131,10 @@ echo " attempts of the turn included; playouts/s on one core. Logs: $logs/ladder
 
 # The product's levels on the big boards: seconds per decision through the
 # GTP engine (the level's whole cost, as the server would pay it), against
-# the heuristic so that the games are quick.
+# flat at 1,000 playouts: cheap beside the level, and it passes when the
+# board is settled, so the game ends (the heuristic does not pass first,
+# and a strong level unsure of its area does not either: on 19x19 their
+# game went on for good).
 if [ "$levels" -gt 0 ] && { wanted 13x13 || wanted 19x19; }; then
     echo
     echo "levels: seconds per decision (budget: easy 300 playouts, medium 3,000, strong 1 s)"
@@ -139,7 +143,7 @@ if [ "$levels" -gt 0 ] && { wanted 13x13 || wanted 19x19; }; then
         wanted "${size}x$size" || continue
         for level in easy medium strong; do
             log="$logs/ladder-level-$size-$level.log"
-            arena "$log" "gtp:$bin gtp --level $level" heuristic "$levels" --size "$size" --timeout 120
+            arena "$log" "gtp:$bin gtp --level $level" flat:1000 "$levels" --size "$size" --timeout 120
             printf '%-6s %-7s %6s %10.3f\n' "${size}x$size" "$level" "$levels" \
                 "$(awk -v t="$(field "$log" sec_per_move a)" -v d="$(field "$log" attempts_per_move a)" \
                    'BEGIN { print (d > 0 ? t / d : 0) }')"
