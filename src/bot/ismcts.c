@@ -228,11 +228,12 @@ static void simulate(tree_work *tw, const bot_memory *m, rng *r) {
      * moves still capturing the stones we know of in our area. A real
      * opponent may pass too and end it, and then every stone left stands
      * (area scoring, no dead stones). So now and then the sampled board is
-     * scored as it stands (search_finish's cautious count): passing is no
-     * longer free while known stones of theirs sit in our area. Measured (docs/BOT.md): 15% gained against
-     * the textbook reference (74% to 92%, as Black 50% to 85%) and did not
-     * lose in self-play; 50% lost (-91 Elo), the player then refusing to
-     * pass and spoiling its own area. */
+     * scored as if both had passed (search_finish's cautious count):
+     * passing is no longer free while known stones of theirs sit in our
+     * area. Measured (docs/BOT.md): 15% gained against the textbook
+     * reference (74% to 92%, as Black 50% to 85%) and did not lose in
+     * self-play; 50% lost (-91 Elo), the player then refusing to pass and
+     * spoiling its own area. */
     if (ended_on_pass && passes < 2 && rng_below(r, 1000) < PASS_ENDS_PERMILLE) passes = 2;
     double result = decided >= 0 ? decided
                                  : search_finish(&tw->sample, me, ended_on_pass ? opp : me,

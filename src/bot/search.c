@@ -63,8 +63,9 @@ double search_finish(board *b, int me, int to_move, int passes, int komi_x2, rng
          * when we were not, and a pass gave the game away. */
         int black, white;
         board_score_area(b, &black, &white);
-        int mine = me == BLACK ? black : white, theirs = board_points(b) - mine;
-        score_x2 = 2 * (me == BLACK ? mine - theirs : theirs - mine) - komi_x2;
+        if (me == BLACK) white = board_points(b) - black;
+        else black = board_points(b) - white;
+        score_x2 = 2 * (black - white) - komi_x2;
     } else {
         score_x2 = playout_random(b, to_move, komi_x2, r, first_mover).score_x2;
     }
