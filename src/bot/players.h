@@ -22,6 +22,9 @@ point heuristic_choose(const bot_memory *m, rng *r);
 /* The Monte-Carlo players; start is the decision's start (now_monotonic_s()),
  * *playouts_out receives the number of simulations run. */
 point flat_choose(const bot_config *cfg, const bot_memory *m, rng *r, double start, long *playouts_out);
+/* Flat simulates its pass once in this many simulations, for a budget of
+ * budget_playouts (0: a time) and n_cand candidate moves. */
+long flat_pass_period(long budget_playouts, int n_cand);
 point ismcts_choose(const bot_config *cfg, const bot_memory *m, rng *r, double start, long *playouts_out);
 /* The textbook ISMCTS with random playouts, the yardstick (reference.c). */
 point reference_choose(const bot_config *cfg, const bot_memory *m, rng *r, double start, long *playouts_out);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "bot/bot.h"
+#include "bot/players.h"
 #include "bot/search.h"
 #include "engine/board_text.h"
 #include "test_bot_util.h"
@@ -254,6 +255,20 @@ TEST(bot_flat_does_not_pass_early_by_chance) {
         passes += bot_choose(&thirty, &d->mem[WHITE], seed, NULL) == PASS_POINT;
     CHECK(passes <= 1);
     duel_free(d);
+}
+
+/* Flat's pass takes one simulation in ten while the budget is small (the
+ * easy level's 300 playouts, a turn's later tries, a time budget), its
+ * uniform share (one in n + 1) once that still leaves it 30 simulations. */
+TEST(bot_flat_pass_share_follows_the_budget) {
+    /*                budget  candidates  period */
+    CHECK_EQ_INT((int)flat_pass_period(300, 40), 10);
+    CHECK_EQ_INT((int)flat_pass_period(75, 40), 10);
+    CHECK_EQ_INT((int)flat_pass_period(0, 40), 10);
+    CHECK_EQ_INT((int)flat_pass_period(300, 4), 5);
+    CHECK_EQ_INT((int)flat_pass_period(10000, 40), 41);
+    CHECK_EQ_INT((int)flat_pass_period(10000, 81), 82);
+    CHECK_EQ_INT((int)flat_pass_period(1000, 360), 33);
 }
 
 /* An illegal answer is learnt: the next decision of the turn is another
