@@ -43,8 +43,9 @@ typedef struct flat_work {
 
 /* Pass is simulated once in this many simulations (see PASS_MIN_SIMS). */
 long flat_pass_period(long budget_playouts, int n_cand) {
-    long period = budget_playouts / PASS_MIN_SIMS > PASS_EVERY ? budget_playouts / PASS_MIN_SIMS : PASS_EVERY;
-    return n_cand + 1 < period ? n_cand + 1 : period;
+    long uniform = n_cand + 1, keeps_min_sims = budget_playouts / PASS_MIN_SIMS;
+    long longest = keeps_min_sims > PASS_EVERY ? keeps_min_sims : PASS_EVERY;
+    return uniform < longest ? uniform : longest;
 }
 
 /* A candidate index legal on the sample, uniformly; n_cand (pass) when
