@@ -29,6 +29,29 @@ async function aidShown(page, g, lang) {
   assert.deepEqual(tinted, worth, `${lang}: only the points worth attention are tinted`);
 }
 
+// Plays the first of these points that is legal (the computer's unseen
+// stone may stand on one: the referee then says "illegal" and the turn
+// stays) and waits until the computer has answered and the page shows it.
+async function playAndAwaitComputer(page, g, vertices) {
+  for (const vertex of vertices) {
+    const before = await api(env.server.url, 'GET', `/api/v1/games/${g.id}`, { token: g.token });
+    await clickVertex(page, vertex);
+    let view;
+    for (let i = 0; i < 200; i++) {
+      view = await api(env.server.url, 'GET', `/api/v1/games/${g.id}`, { token: g.token });
+      if (view.json.seq > before.json.seq && view.json.to_move === 'black') break;
+      await page.waitForTimeout(50);
+    }
+    assert.equal(view.json.to_move, 'black', 'the computer answered within 10 s');
+    const ours = view.json.events.filter((event) => event.seq > before.json.seq && event.color === 'black');
+    if (ours.some((event) => event.type === 'move')) {
+      await waitForSeq(page, view.json.seq);
+      return vertex;
+    }
+  }
+  assert.fail(`none of ${vertices.join(' ')} was legal`);
+}
+
 async function computerGame(body = {}) {
   const created = await api(env.server.url, 'POST', '/api/v1/games',
     { body: { mode: 'computer', color: 'black', level: 'easy', ...body } });
@@ -68,8 +91,7 @@ test('a computer game: the heat map, its toggle and the table panel, in Russian 
     const page = await openPage(env.browser, { locale, viewport });
     await page.goto(g.play);
     await waitForGame(page);
-    await clickVertex(page, 'E5');
-    await waitForSeq(page, 2);  // the computer answered
+    await playAndAwaitComputer(page, g, ['E5']);
     await aidShown(page, g, lang);
     assert.equal(await page.getAttribute('#aid-toggle', 'aria-pressed'), 'true');
     const hint = await page.textContent('#aid-hint');
@@ -87,8 +109,7 @@ test('a computer game: the heat map, its toggle and the table panel, in Russian 
     assert.equal(await page.getAttribute('#aid-toggle', 'aria-pressed'), 'true', 'H shows it again');
     await aidShown(page, g, lang);
     // The next position gets its own map.
-    await clickVertex(page, 'C3');
-    await waitForSeq(page, 4);
+    await playAndAwaitComputer(page, g, ['C3', 'G7', 'C7', 'G3']);
     await aidShown(page, g, lang);
     assertNoErrors(assert, page, `${lang} player`);
     await page.context().close();
