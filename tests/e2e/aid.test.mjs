@@ -44,10 +44,8 @@ async function playAndAwaitComputer(page, g, vertices) {
     }
     assert.equal(view.json.to_move, 'black', 'the computer answered within 10 s');
     const ours = view.json.events.filter((event) => event.seq > before.json.seq && event.color === 'black');
-    if (ours.some((event) => event.type === 'move')) {
-      await waitForSeq(page, view.json.seq);
-      return vertex;
-    }
+    await waitForSeq(page, view.json.seq); // the page acts on the position it shows
+    if (ours.some((event) => event.type === 'move')) return vertex;
   }
   assert.fail(`none of ${vertices.join(' ')} was legal`);
 }
