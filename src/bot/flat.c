@@ -20,6 +20,7 @@
 #include "bot/search.h"
 
 #define AMAF_EQUIV 200.0 /* results at which own mean and AMAF weigh alike */
+#define SCORE_WEIGHT 0.1 /* the score margin's share of a result (search_finish) */
 /* Pass gets its uniform share of the simulations (one in n_cand + 1),
  * never the first, but never fewer than PASS_MIN_SIMS of a budget counted
  * in playouts nor fewer than one in PASS_EVERY of a smaller or timed one.
@@ -71,13 +72,13 @@ static void simulate(flat_work *fw, const bot_memory *m, int n_cand, bool pass, 
     double result;
     if (i == n_cand) {
         board_pass(&fw->sample);
-        result = search_finish(&fw->sample, me, color_other(me), m->view.passes + 1, komi, r, NULL);
+        result = search_finish(&fw->sample, me, color_other(me), m->view.passes + 1, komi, SCORE_WEIGHT, r, NULL);
     } else {
         point p = fw->cand[i];
         memset(fw->first_mover, 0, (size_t)board_points(&fw->sample));
         fw->first_mover[p] = (uint8_t)me;
         board_play(&fw->sample, me, p, NULL);
-        result = search_finish(&fw->sample, me, color_other(me), 0, komi, r, fw->first_mover);
+        result = search_finish(&fw->sample, me, color_other(me), 0, komi, SCORE_WEIGHT, r, fw->first_mover);
         for (point q = 0; q < board_points(&fw->sample); q++)
             if (fw->first_mover[q] == me) {
                 fw->amaf_n[q] += 1;

@@ -1,13 +1,10 @@
 /* search: helpers shared by the Monte-Carlo players (see search.h). */
 #include "bot/search.h"
 
+#include <assert.h>
+
 #include "engine/playout.h"
 #include "util/now.h"
-
-/* The share of a result that is the score margin rather than the win: a
- * tie-breaker, so that a lost (or won) position still prefers the moves
- * that lose by less (win by more) over passing. */
-#define SCORE_WEIGHT 0.1
 
 int search_candidates(const bot_memory *m, const board *base, point *out) {
     int n = 0;
@@ -52,7 +49,9 @@ point search_random_move(const board *b, int c, rng *r) {
     return PASS_POINT;
 }
 
-double search_finish(board *b, int me, int to_move, int passes, int komi_x2, rng *r, uint8_t *first_mover) {
+double search_finish(board *b, int me, int to_move, int passes, int komi_x2, double score_weight, rng *r,
+                     uint8_t *first_mover) {
+    assert(score_weight >= 0 && score_weight <= 1);
     int score_x2; /* black minus white, komi included */
     if (passes >= 2) {
         /* Only our area is beyond doubt: the rest, neutral regions
@@ -71,5 +70,5 @@ double search_finish(board *b, int me, int to_move, int passes, int komi_x2, rng
     }
     double margin = (me == BLACK ? score_x2 : -score_x2) / (2.0 * board_points(b));
     double win = margin > 0 ? 1.0 : margin < 0 ? 0.0 : 0.5;
-    return (1 - SCORE_WEIGHT) * win + SCORE_WEIGHT * (0.5 + 0.5 * margin);
+    return (1 - score_weight) * win + score_weight * (0.5 + 0.5 * margin);
 }

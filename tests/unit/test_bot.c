@@ -230,11 +230,11 @@ TEST(bot_two_passes_count_shared_regions_for_the_opponent) {
     rng_seed(&r, 1);
     board b;
     CHECK(board_from_text(&b, "X X . . .\nX X . . .\n. . . . .\n. . . . O\n. . . . .\n", false));
-    CHECK(search_finish(&b, BLACK, WHITE, 2, 0, &r, NULL) < 0.5);
-    CHECK(search_finish(&b, WHITE, BLACK, 2, 0, &r, NULL) < 0.5);
+    CHECK(search_finish(&b, BLACK, WHITE, 2, 0, 0.1, &r, NULL) < 0.5);
+    CHECK(search_finish(&b, WHITE, BLACK, 2, 0, 0.1, &r, NULL) < 0.5);
     CHECK(board_from_text(&b, ". X . . .\nX X . . .\n. . . . .\n. . . . .\n. . . . .\n", false));
-    CHECK(search_finish(&b, BLACK, WHITE, 2, 0, &r, NULL) > 0.5);
-    CHECK(search_finish(&b, WHITE, BLACK, 2, 0, &r, NULL) < 0.5);
+    CHECK(search_finish(&b, BLACK, WHITE, 2, 0, 0.1, &r, NULL) > 0.5);
+    CHECK(search_finish(&b, WHITE, BLACK, 2, 0, 0.1, &r, NULL) < 0.5);
 }
 
 /* White's first reply, after Black's unseen first move: passing gives
