@@ -44,11 +44,11 @@ point search_random_move(const board *b, int c, rng *r);
  * `passes` passes in a row just made, in [0, 1]: mostly the win (1, 0.5 for
  * a jigo, 0), the share score_weight the score margin (a tie-breaker, so
  * that a lost or won position still prefers the moves that lose by less or
- * win by more over passing; each player sets its own). Two passes end it at once, scored
- * as it stands but with every region not ours alone counted for the
- * opponent (b is a guess at their stones); otherwise a light playout
- * finishes it; first_mover gets AMAF colours (see playout_random) if not
- * NULL. */
+ * win by more over passing; each player sets its own). Two passes end it
+ * at once, scored as it stands but with every region not ours alone
+ * counted for the opponent (b is a guess at their stones); otherwise a
+ * light playout finishes it; first_mover gets AMAF colours (see
+ * playout_random) if not NULL. */
 double search_finish(board *b, int me, int to_move, int passes, int komi_x2, double score_weight, rng *r,
                      uint8_t *first_mover);
 

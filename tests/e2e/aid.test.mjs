@@ -29,21 +29,29 @@ async function aidShown(page, g, lang) {
   assert.deepEqual(tinted, worth, `${lang}: only the points worth attention are tinted`);
 }
 
+// Black's view once it has more than `seq` events and Black (the human
+// seat) is to move again, or the last view read after 10 s.
+async function blacksTurnAfter(page, g, seq) {
+  let view;
+  for (let i = 0; i < 200; i++) {
+    view = await api(env.server.url, 'GET', `/api/v1/games/${g.id}`, { token: g.token });
+    if (view.json.seq > seq && view.json.to_move === 'black') break;
+    await page.waitForTimeout(50);
+  }
+  return view;
+}
+
 // Plays the first of these points that is legal (the computer's unseen
 // stone may stand on one: the referee then says "illegal" and the turn
 // stays) and waits until the computer has answered and the page shows it.
 async function playAndAwaitComputer(page, g, vertices) {
+  let view = await api(env.server.url, 'GET', `/api/v1/games/${g.id}`, { token: g.token });
   for (const vertex of vertices) {
-    const before = await api(env.server.url, 'GET', `/api/v1/games/${g.id}`, { token: g.token });
+    const before = view.json.seq;
     await clickVertex(page, vertex);
-    let view;
-    for (let i = 0; i < 200; i++) {
-      view = await api(env.server.url, 'GET', `/api/v1/games/${g.id}`, { token: g.token });
-      if (view.json.seq > before.json.seq && view.json.to_move === 'black') break;
-      await page.waitForTimeout(50);
-    }
+    view = await blacksTurnAfter(page, g, before);
     assert.equal(view.json.to_move, 'black', 'the computer answered within 10 s');
-    const ours = view.json.events.filter((event) => event.seq > before.json.seq && event.color === 'black');
+    const ours = view.json.events.filter((event) => event.seq > before && event.color === 'black');
     await waitForSeq(page, view.json.seq); // the page acts on the position it shows
     if (ours.some((event) => event.type === 'move')) return vertex;
   }
@@ -127,11 +135,7 @@ test('a spectator sees the setting but no aid; after the end the replay shows th
   await player.goto(g.play);
   await waitForGame(player);
   assert.equal(await player.isHidden('#aid-bar'), true);
-  for (let i = 0; i < 50; i++) {
-    const v = await api(env.server.url, 'GET', `/api/v1/games/${g.id}`, { token: g.token });
-    if (v.json.to_move === 'black') break;
-    await player.waitForTimeout(50);
-  }
+  await blacksTurnAfter(player, g, 0);
   await act(env.server.url, g.id, g.token, { action: 'resign' });
   await spectator.waitForSelector('#replay-panel:not([hidden])');
   await spectator.waitForSelector('#aid-bar:not([hidden])');
