@@ -132,8 +132,9 @@ static int32_t select_child(tree_work *tw, int32_t at, int me, rng *r) {
     return best;
 }
 
-/* Capture Go: a move of ours on b that captures an opponent group of at
- * least `need` stones in atari (its one liberty), or NO_POINT. */
+/* Capture Go: a move of `me` on b that captures a group of the other
+ * colour of at least `need` stones in atari (its one liberty), or
+ * NO_POINT. The tree walk asks it for both sides. */
 static point winning_capture(const board *b, int me, int need) {
     int opp = color_other(me);
     for (point p = 0; p < board_points(b); p++) {
@@ -207,6 +208,10 @@ static void simulate(tree_work *tw, const bot_memory *m, rng *r) {
         if (p == PASS_POINT) {
             board_pass(&tw->sample);
             passes++;
+            /* The pass is a leaf, but the opponent's winning capture
+             * still comes: else passing dodged it, and the player passed
+             * with a stone in atari. */
+            if (target > 0 && winning_capture(&tw->sample, opp, target - captures[opp]) != NO_POINT) decided = 0;
             break; /* the pass child is a leaf: the game goes on below */
         }
         captures[me] += board_play(&tw->sample, me, p, NULL);
@@ -214,7 +219,13 @@ static void simulate(tree_work *tw, const bot_memory *m, rng *r) {
             decided = 1;
             break;
         }
-        point q = search_random_move(&tw->sample, opp, r);
+        /* The opponent's reply: a winning capture of ours when the board
+         * has one (they may have found those stones by their refusals, and
+         * a random reply rarely punishes a group left in atari), else a
+         * random move. Outside capture Go always a random one: there,
+         * taking our groups in atari in every reply lost (docs/BOT.md). */
+        point q = target > 0 ? winning_capture(&tw->sample, opp, target - captures[opp]) : NO_POINT;
+        if (q == NO_POINT) q = search_random_move(&tw->sample, opp, r);
         if (q == PASS_POINT) {
             board_pass(&tw->sample);
         } else {

@@ -29,3 +29,30 @@ TEST(bot_capture_go_takes_the_winning_capture) {
     CHECK_EQ_INT(referee_result(d->ref).winner, BLACK);
     duel_free(d);
 }
+
+/* Capture Go, first capture wins, Hamburg rules. Black's corner stone A1
+ * has White's stone A2 beside it (found by Black's refused try there), so
+ * B1 is its last liberty: any other move lets White win by taking it. The
+ * strong player extends, for every seed, because its simulated opponent
+ * takes a winning capture when the sampled board offers one (random
+ * replies found B1 about once in 80).
+ *
+ *     . . .                . . .
+ *     O . .      ->        O . .
+ *     X . .                X X .    B1 saves A1
+ */
+TEST(bot_capture_go_saves_a_stone_in_atari) {
+    game_settings s = settings_default();
+    s.rules = RULES_HAMBURG;
+    s.capture_target = 1;
+    bot_config cfg;
+    CHECK(bot_config_parse("strong:3000", &cfg));
+    duel *d = duel_new(&s);
+    CHECK_EQ_INT(duel_play(d, "A1"), REFUSE_NONE);
+    CHECK_EQ_INT(duel_play(d, "A2"), REFUSE_NONE);
+    CHECK_EQ_INT(duel_play(d, "A2"), REFUSE_NONE); /* refused: occupied */
+    CHECK_EQ_INT(d->mem[BLACK].opp[duel_point(d, "A2")], OPP_CERTAIN);
+    for (uint64_t seed = 1; seed <= 16; seed++)
+        CHECK_EQ_INT(bot_choose(&cfg, &d->mem[BLACK], seed, NULL), duel_point(d, "B1"));
+    duel_free(d);
+}
