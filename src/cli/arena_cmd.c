@@ -101,14 +101,12 @@ typedef struct arena {
     int opening; /* random plies at the start of each game */
     uint64_t seed;
     bool sprt_on; /* games in pairs, stopping on the SPRT's verdict */
-    sprt_test sprt;
+    sprt_run sprt;
     atomic_int next_unit; /* the next game, or the next pair under --sprt */
     atomic_int finished;
     atomic_bool stop;              /* the SPRT has decided */
     pthread_mutex_t progress_lock; /* guards what follows and the lines */
     double a_score_sum;
-    long pairs[5]; /* pairs by A's score in half-points, 0..4 */
-    sprt_state verdict;
     game_record *records;
 } arena;
 
@@ -363,14 +361,12 @@ static void count_game(arena *ar, int i) {
 static void count_pair(arena *ar, int first) {
     const game_record *g = &ar->records[first];
     int half_points = (int)lround(2 * (g[0].a_score + g[1].a_score));
-    ar->pairs[half_points]++;
-    ar->verdict = sprt_pentanomial(&ar->sprt, ar->pairs);
-    long n = 0;
-    for (int k = 0; k < 5; k++) n += ar->pairs[k];
-    fprintf(stderr, "arena: pair %ld: A %.1f of 2, LLR %.2f [%.2f, %.2f], Elo %+.1f [%+.1f, %+.1f]\n", n,
-            g[0].a_score + g[1].a_score, ar->verdict.llr, ar->verdict.lower, ar->verdict.upper,
-            ar->verdict.elo, ar->verdict.elo_low, ar->verdict.elo_high);
-    if (ar->verdict.verdict != SPRT_CONTINUE && n >= SPRT_MIN_PAIRS) atomic_store(&ar->stop, true);
+    bool decided = sprt_run_add_pair(&ar->sprt, half_points);
+    const sprt_state *v = &ar->sprt.now;
+    fprintf(stderr, "arena: pair %ld: A %.1f of 2, LLR %.2f [%.2f, %.2f], Elo %+.1f [%+.1f, %+.1f]\n",
+            sprt_run_pairs(&ar->sprt), g[0].a_score + g[1].a_score, v->llr, v->lower, v->upper, v->elo,
+            v->elo_low, v->elo_high);
+    if (decided) atomic_store(&ar->stop, true);
 }
 
 static void *worker(void *arg) {
@@ -428,23 +424,26 @@ static const char *verdict_name(sprt_verdict v) { return v == SPRT_H1 ? "H1" : v
 /* The SPRT's outcome: pairs, LLR against its bounds, the verdict, and the
  * Elo difference with its interval from the pairs' variance. */
 static void print_sprt(const arena *ar) {
-    const sprt_state *v = &ar->verdict;
-    long n = 0;
-    for (int k = 0; k < 5; k++) n += ar->pairs[k];
+    const sprt_run *run = &ar->sprt;
+    const sprt_state *v = &run->now;
+    const long *c = run->pairs;
+    long n = sprt_run_pairs(run);
     printf("  SPRT elo0 %g elo1 %g alpha %g beta %g, pentanomial over %ld pairs (A's points 0, 0.5, 1, 1.5, "
            "2: %ld %ld %ld %ld %ld)\n",
-           ar->sprt.elo0, ar->sprt.elo1, ar->sprt.alpha, ar->sprt.beta, n, ar->pairs[0], ar->pairs[1],
-           ar->pairs[2], ar->pairs[3], ar->pairs[4]);
-    printf("  LLR %.3f [%.3f, %.3f]: %s\n", v->llr, v->lower, v->upper,
-           v->verdict == SPRT_H1   ? "H1 accepted (A is stronger by about elo1)"
-           : v->verdict == SPRT_H0 ? "H0 accepted (A is not stronger by elo1)"
-                                   : "no decision within the games allowed");
-    printf("  score %.1f%%, Elo %+.1f [%+.1f, %+.1f] (95%%, pentanomial)\n", 100 * v->score, v->elo,
+           run->test.elo0, run->test.elo1, run->test.alpha, run->test.beta, n, c[0], c[1], c[2], c[3], c[4]);
+    printf("  LLR %.3f [%.3f, %.3f]: %s", v->llr, v->lower, v->upper,
+           run->decision == SPRT_H1   ? "H1 accepted (A is stronger by about elo1)"
+           : run->decision == SPRT_H0 ? "H0 accepted (A is not stronger by elo1)"
+                                      : "no decision within the games allowed");
+    if (run->decision != SPRT_CONTINUE && run->decided_at < n)
+        printf(" at pair %ld (LLR %.3f); the %ld pairs still in play then are counted here", run->decided_at,
+               run->decided_llr, n - run->decided_at);
+    printf("\n  score %.1f%%, Elo %+.1f [%+.1f, %+.1f] (95%%, pentanomial)\n", 100 * v->score, v->elo,
            v->elo_low, v->elo_high);
     printf("RESULT sprt pairs=%ld penta=%ld,%ld,%ld,%ld,%ld llr=%.4f lower=%.4f upper=%.4f verdict=%s "
-           "score=%.4f elo=%.1f elo_low=%.1f elo_high=%.1f\n",
-           n, ar->pairs[0], ar->pairs[1], ar->pairs[2], ar->pairs[3], ar->pairs[4], v->llr, v->lower,
-           v->upper, verdict_name(v->verdict), v->score, v->elo, v->elo_low, v->elo_high);
+           "decided_at=%ld decided_llr=%.4f score=%.4f elo=%.1f elo_low=%.1f elo_high=%.1f\n",
+           n, c[0], c[1], c[2], c[3], c[4], v->llr, v->lower, v->upper, verdict_name(run->decision),
+           run->decided_at, run->decided_llr, v->score, v->elo, v->elo_low, v->elo_high);
 }
 
 static void print_report(const arena *ar, double wall) {
@@ -567,13 +566,13 @@ static bool parse_args(int argc, char **argv, arena *ar) {
         case 'o': ar->sgf_dir = optarg; break;
         case 'O': ar->opening = atoi(optarg); break;
         case 'P':
-            if (sscanf(optarg, "%lf,%lf", &ar->sprt.elo0, &ar->sprt.elo1) != 2 ||
-                ar->sprt.elo1 <= ar->sprt.elo0)
+            if (sscanf(optarg, "%lf,%lf", &ar->sprt.test.elo0, &ar->sprt.test.elo1) != 2 ||
+                ar->sprt.test.elo1 <= ar->sprt.test.elo0)
                 return false;
             ar->sprt_on = true;
             break;
-        case 'A': ar->sprt.alpha = atof(optarg); break;
-        case 'B': ar->sprt.beta = atof(optarg); break;
+        case 'A': ar->sprt.test.alpha = atof(optarg); break;
+        case 'B': ar->sprt.test.beta = atof(optarg); break;
         case 'K':
             if (strcmp(optarg, "simple") && strcmp(optarg, "superko")) return false;
             ar->settings.ko = strcmp(optarg, "simple") ? KO_SUPERKO : KO_SIMPLE;
@@ -583,8 +582,8 @@ static bool parse_args(int argc, char **argv, arena *ar) {
     }
     ar->settings.komi_x2 = komi_set ? (int)lround(komi * 2) : settings_default_komi_x2(ar->settings.handicap);
     if (optind != argc || !ar->name[0] || !ar->name[1] || ar->games <= 0 || ar->threads <= 0 ||
-        ar->timeout_ms <= 0 || ar->opening < 0 || !(ar->sprt.alpha > 0 && ar->sprt.alpha < 0.5) ||
-        !(ar->sprt.beta > 0 && ar->sprt.beta < 0.5))
+        ar->timeout_ms <= 0 || ar->opening < 0 || !(ar->sprt.test.alpha > 0 && ar->sprt.test.alpha < 0.5) ||
+        !(ar->sprt.test.beta > 0 && ar->sprt.test.beta < 0.5))
         return false;
     if (ar->sprt_on) ar->games += ar->games % 2; /* whole pairs */
     for (int i = 0; i < 2; i++) {
@@ -614,7 +613,8 @@ int cmd_arena(int argc, char **argv) {
     ar.threads = cores > 0 ? (int)cores : 1;
     ar.seed = 1;
     ar.timeout_ms = 60000;
-    ar.sprt = (sprt_test){ 0, 10, 0.05, 0.05 };
+    ar.sprt.test = (sprt_test){ 0, 10, 0.05, 0.05 };
+    ar.sprt.min_pairs = SPRT_MIN_PAIRS;
     if (!parse_args(argc, argv, &ar)) {
         fputs(usage_text, stderr);
         return 2;

@@ -1,6 +1,7 @@
-/* arena_stats: Wilson interval and Elo difference (see arena_stats.h). */
+/* arena_stats: Wilson interval, Elo difference and the SPRT (see arena_stats.h). */
 #include "cli/arena_stats.h"
 
+#include <assert.h>
 #include <math.h>
 
 interval wilson95(double wins, int n) {
@@ -59,4 +60,23 @@ sprt_state sprt_pentanomial(const sprt_test *t, const long counts[5]) {
 sprt_state sprt_trinomial(const sprt_test *t, const long counts[3]) {
     static const double x[3] = { 0, 0.5, 1 };
     return sprt_of(t, counts, x, 3);
+}
+
+long sprt_run_pairs(const sprt_run *run) {
+    long n = 0;
+    for (int k = 0; k < 5; k++) n += run->pairs[k];
+    return n;
+}
+
+bool sprt_run_add_pair(sprt_run *run, int half_points) {
+    assert(half_points >= 0 && half_points <= 4);
+    run->pairs[half_points]++;
+    run->now = sprt_pentanomial(&run->test, run->pairs);
+    long n = sprt_run_pairs(run);
+    if (run->decision == SPRT_CONTINUE && run->now.verdict != SPRT_CONTINUE && n >= run->min_pairs) {
+        run->decision = run->now.verdict;
+        run->decided_at = n;
+        run->decided_llr = run->now.llr;
+    }
+    return run->decision != SPRT_CONTINUE;
 }

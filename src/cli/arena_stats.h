@@ -10,6 +10,8 @@
 #ifndef PG_CLI_ARENA_STATS_H
 #define PG_CLI_ARENA_STATS_H
 
+#include <stdbool.h>
+
 typedef struct interval {
     double low, high;
 } interval;
@@ -58,5 +60,28 @@ sprt_state sprt_pentanomial(const sprt_test *t, const long counts[5]);
 /* The same with single games: counts[k] games scored k half-points of 2
  * (loss, jigo, win). */
 sprt_state sprt_trinomial(const sprt_test *t, const long counts[3]);
+
+/* A match's sequential test, pair after pair. The decision is taken the
+ * first time the LLR crosses a bound with at least min_pairs counted, and
+ * it stands: the pairs still being played when the match stops are
+ * counted in the statistics (all the evidence, as fishtest counts them)
+ * but cannot undo it, as a test whose stopping point depended on them
+ * would no longer hold its error rates. */
+typedef struct sprt_run {
+    sprt_test test;
+    long min_pairs;
+    long pairs[5];         /* pairs by A's score in half-points, 0..4 */
+    sprt_state now;        /* over every pair counted */
+    sprt_verdict decision; /* SPRT_CONTINUE until a bound was crossed */
+    long decided_at;       /* the pairs counted at that crossing, else 0 */
+    double decided_llr;    /* the LLR then */
+} sprt_run;
+
+/* The number of pairs run has counted. */
+long sprt_run_pairs(const sprt_run *run);
+
+/* Counts a pair in which A scored half_points of 4 (0..4); true once the
+ * test has decided (at this pair or before). */
+bool sprt_run_add_pair(sprt_run *run, int half_points);
 
 #endif

@@ -101,8 +101,12 @@ test('--sprt stops a lopsided match at its upper bound, in whole pairs', async (
   assert.equal(code, 0);
   const s = sprtResult(stdout);
   assert.equal(s.verdict, 'H1');
-  assert.ok(Number(s.llr) >= Number(s.upper));
+  // Decided at the first crossing; a pair the second thread was still
+  // playing is counted after it and may move the LLR, not the verdict.
+  assert.ok(Number(s.decided_llr) >= Number(s.upper));
   const pairs = Number(s.pairs);
+  const decidedAt = Number(s.decided_at);
+  assert.ok(decidedAt >= 10 && decidedAt <= pairs && pairs <= decidedAt + 1, `decided at ${decidedAt} of ${pairs}`);
   assert.ok(pairs >= 10 && pairs < 100, `stopped after ${pairs} pairs`);
   assert.equal(s.penta.split(',').map(Number).reduce((x, y) => x + y), pairs);
   assert.equal(Number(result(stdout).games), 2 * pairs);
@@ -120,6 +124,7 @@ test('--sprt: equal deterministic players split every pair and H0 is accepted', 
   const s = sprtResult(stdout);
   assert.equal(s.verdict, 'H0');
   assert.equal(s.pairs, '10');
+  assert.equal(s.decided_at, '10');
   assert.equal(s.penta, '0,0,10,0,0');
 });
 

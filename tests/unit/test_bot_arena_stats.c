@@ -67,3 +67,29 @@ TEST(bot_arena_sprt_trinomial) {
     s = sprt_trinomial(&wide, even);
     CHECK(fabs(s.llr) < 1e-9);
 }
+
+/* The match's test decides once, at the first crossing of a bound with
+ * enough pairs, and the decision stands when a pair still in play then
+ * pulls the LLR back inside the bounds (the match stops dispatching, but
+ * a second thread's pair may finish after it).
+ *
+ *     pairs 1..9    won both             LLR over the bound, too few pairs
+ *     pair 10       won both             decided: H1 at 10
+ *     pair 11       lost both            LLR back inside; still H1 at 10 */
+TEST(bot_arena_sprt_run_keeps_its_decision) {
+    sprt_run run = { .test = { 0, 30, 0.05, 0.05 }, .min_pairs = 10 };
+    for (int i = 1; i <= 9; i++) CHECK(!sprt_run_add_pair(&run, 4));
+    CHECK(run.now.verdict == SPRT_H1 && run.decision == SPRT_CONTINUE);
+    CHECK(sprt_run_add_pair(&run, 4));
+    CHECK(run.decision == SPRT_H1);
+    CHECK_EQ_INT((int)run.decided_at, 10);
+    double llr_at_ten = run.now.llr;
+    CHECK(run.decided_llr == llr_at_ten && llr_at_ten >= run.now.upper);
+    for (int i = 0; i < 3; i++) CHECK(sprt_run_add_pair(&run, 0));
+    CHECK(run.now.llr < run.now.upper && run.now.verdict == SPRT_CONTINUE);
+    CHECK(run.decision == SPRT_H1);
+    CHECK_EQ_INT((int)run.decided_at, 10);
+    CHECK_EQ_INT((int)sprt_run_pairs(&run), 13);
+    CHECK_EQ_INT((int)run.pairs[4], 10);
+    CHECK_EQ_INT((int)run.pairs[0], 3);
+}
