@@ -133,9 +133,13 @@ static int32_t select_child(tree_work *tw, int32_t at, int me, rng *r) {
 }
 
 /* Capture Go: a move of `me` on b that captures a group of the other
- * colour of at least `need` stones in atari (its one liberty), or
- * NO_POINT. The tree walk asks it for both sides. */
-static point winning_capture(const board *b, int me, int need) {
+ * colour in atari (its one liberty) big enough to bring me's captures
+ * (captures[me], the public count included) to the target; NO_POINT
+ * when there is none or the game is not capture Go (target 0). The tree
+ * walk asks it for both sides. */
+static point winning_capture(const board *b, int me, int target, const int captures[3]) {
+    if (target <= 0) return NO_POINT;
+    int need = target - captures[me];
     int opp = color_other(me);
     for (point p = 0; p < board_points(b); p++) {
         if (board_at(b, p) != opp || b->group[p] != p || !board_in_atari(b, p)) continue;
@@ -196,7 +200,7 @@ static void simulate(tree_work *tw, const bot_memory *m, rng *r) {
         }
         /* A capture that wins on this board is what any player would play:
          * the search would find it only by luck, since AMAF cannot see it. */
-        point win = target > 0 ? winning_capture(&tw->sample, me, target - captures[me]) : NO_POINT;
+        point win = winning_capture(&tw->sample, me, target, captures);
         int32_t child = win != NO_POINT ? child_playing(tw, at, win) : -1;
         if (child < 0) child = select_child(tw, at, me, r);
         if (child < 0) break;
@@ -211,7 +215,7 @@ static void simulate(tree_work *tw, const bot_memory *m, rng *r) {
             /* The pass is a leaf, but the opponent's winning capture
              * still comes: else passing dodged it, and the player passed
              * with a stone in atari. */
-            if (target > 0 && winning_capture(&tw->sample, opp, target - captures[opp]) != NO_POINT) decided = 0;
+            if (winning_capture(&tw->sample, opp, target, captures) != NO_POINT) decided = 0;
             break; /* the pass child is a leaf: the game goes on below */
         }
         captures[me] += board_play(&tw->sample, me, p, NULL);
@@ -224,7 +228,7 @@ static void simulate(tree_work *tw, const bot_memory *m, rng *r) {
          * a random reply rarely punishes a group left in atari), else a
          * random move. Outside capture Go always a random one: there,
          * taking our groups in atari in every reply lost (docs/BOT.md). */
-        point q = target > 0 ? winning_capture(&tw->sample, opp, target - captures[opp]) : NO_POINT;
+        point q = winning_capture(&tw->sample, opp, target, captures);
         if (q == NO_POINT) q = search_random_move(&tw->sample, opp, r);
         if (q == PASS_POINT) {
             board_pass(&tw->sample);

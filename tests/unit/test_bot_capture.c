@@ -20,12 +20,10 @@ static duel *capture_go_after_a_found_stone(const char *ours, const char *theirs
     return d;
 }
 
-/* Black's decision at `level` is `vertex` for every seed from 1 to `seeds`. */
-static void check_black_plays(duel *d, const char *level, uint64_t seeds, const char *vertex) {
-    bot_config cfg;
-    CHECK(bot_config_parse(level, &cfg));
+/* Black's decision is `vertex` for every seed from 1 to `seeds`. */
+static void check_black_plays(duel *d, const bot_config *cfg, uint64_t seeds, const char *vertex) {
     for (uint64_t seed = 1; seed <= seeds; seed++)
-        CHECK_EQ_INT(bot_choose(&cfg, &d->mem[BLACK], seed, NULL), duel_point(d, vertex));
+        CHECK_EQ_INT(bot_choose(cfg, &d->mem[BLACK], seed, NULL), duel_point(d, vertex));
 }
 
 /* Black has found White's hidden corner stone at A1 next to its own
@@ -33,10 +31,10 @@ static void check_black_plays(duel *d, const char *level, uint64_t seeds, const 
  * board. On the open 9x9 board a territory player would rather take the
  * centre; the capture-Go player takes the game, for every seed. */
 TEST(bot_capture_go_takes_the_winning_capture) {
-    duel *d = capture_go_after_a_found_stone("B1", "A1");
-    check_black_plays(d, "strong:1000", 4, "A2");
     bot_config cfg;
     CHECK(bot_config_parse("strong:1000", &cfg));
+    duel *d = capture_go_after_a_found_stone("B1", "A1");
+    check_black_plays(d, &cfg, 4, "A2");
     point p;
     CHECK_EQ_INT(duel_bot_step(d, &cfg, 5, &p), REFUSE_NONE);
     CHECK_EQ_INT(p, duel_point(d, "A2"));
@@ -55,7 +53,9 @@ TEST(bot_capture_go_takes_the_winning_capture) {
  *     X . .                X X .    B1 saves A1
  */
 TEST(bot_capture_go_saves_a_stone_in_atari) {
+    bot_config cfg;
+    CHECK(bot_config_parse("strong:3000", &cfg));
     duel *d = capture_go_after_a_found_stone("A1", "A2");
-    check_black_plays(d, "strong:3000", 16, "B1");
+    check_black_plays(d, &cfg, 16, "B1");
     duel_free(d);
 }
