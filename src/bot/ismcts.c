@@ -142,10 +142,9 @@ static point winning_capture(const board *b, int me, int target, const int captu
     int need = target - captures[me];
     int opp = color_other(me);
     for (point p = 0; p < board_points(b); p++) {
-        if (board_at(b, p) != opp || b->group[p] != p || !board_in_atari(b, p)) continue;
-        const board_group *g = &b->grp[p];
-        point liberty = (point)(g->lib_sum / g->libs);
-        if (g->stones >= need && board_check(b, me, liberty) == MOVE_OK) return liberty;
+        if (board_at(b, p) != opp || b->group[p] != p || b->grp[p].stones < need) continue;
+        point liberty = board_atari_liberty(b, p);
+        if (liberty != NO_POINT && board_check(b, me, liberty) == MOVE_OK) return liberty;
     }
     return NO_POINT;
 }

@@ -323,6 +323,12 @@ bool board_in_atari(const board *b, point p) {
     return group_in_atari(&b->grp[b->group[p]]);
 }
 
+point board_atari_liberty(const board *b, point p) {
+    if (!board_in_atari(b, p)) return NO_POINT;
+    const board_group *g = &b->grp[b->group[p]];
+    return (point)(g->lib_sum / g->libs); /* every pseudo-liberty is that point */
+}
+
 /* --- scoring ------------------------------------------------------------- */
 
 /* Gives every point of the empty region around p (marked in seen) the

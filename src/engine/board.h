@@ -160,6 +160,9 @@ bool board_is_eye(const board *b, int color, point p);
 int board_liberties(const board *b, point p);
 /* Is the group holding stone p in atari (exactly one liberty)? */
 bool board_in_atari(const board *b, point p);
+/* That one liberty when the group holding stone p is in atari, else
+ * NO_POINT (also for an empty p). */
+point board_atari_liberty(const board *b, point p);
 
 /* Tromp-Taylor area: each colour's stones plus the empty regions reaching
  * only that colour (regions wrap on a torus). Komi is the caller's. */

@@ -103,6 +103,21 @@ TEST(board_multi_stone_capture_and_merge) {
     CHECK_EQ_INT(board_count(&b, WHITE), 0);
 }
 
+/* The one liberty of a group in atari, and none for a group with two. */
+TEST(board_atari_liberty_is_the_last_one) {
+    board b = B(". X . . .\n"
+                "X O O . .\n"
+                ". X X . .\n"
+                ". . . . .\n"
+                ". . . . .\n");
+    CHECK_EQ_INT(board_atari_liberty(&b, vtx(5, "B4")), NO_POINT); /* C5 and D4 */
+    CHECK_EQ_INT(play(&b, BLACK, "C5"), 0);
+    CHECK_EQ_INT(board_atari_liberty(&b, vtx(5, "B4")), vtx(5, "D4"));
+    CHECK_EQ_INT(board_atari_liberty(&b, vtx(5, "C4")), vtx(5, "D4"));
+    CHECK_EQ_INT(board_atari_liberty(&b, vtx(5, "E1")), NO_POINT); /* empty */
+    CHECK_EQ_INT(board_atari_liberty(&b, vtx(5, "B5")), NO_POINT); /* A5 and D5 */
+}
+
 TEST(board_single_stone_suicide) {
     board b = B(". X . . .\n"
                 "X . X . .\n"
