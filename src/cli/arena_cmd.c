@@ -110,8 +110,10 @@ typedef struct arena {
     game_record *records;
 } arena;
 
-/* The SPRT may stop a match only from this many pairs on. */
+/* The SPRT may stop a match only from this many pairs on, of which this
+ * many not split one game each (arena_stats.h says why). */
 #define SPRT_MIN_PAIRS 10
+#define SPRT_MIN_UNSPLIT 5
 
 /* One game in progress: the truth, and what each side needs to play it.
  * who 0 is A, 1 is B; engines[who] are the worker's processes (NULL for a
@@ -514,7 +516,8 @@ static const char usage_text[] =
     "  --opening PLIES: each game opens with that many random moves (3rd line up).\n"
     "  --sprt ELO0,ELO1: a sequential test (alpha, beta default 0.05) over pairs of\n"
     "          games (same seed and opening, colours swapped), stopping when the\n"
-    "          LLR crosses a bound or after --games games.\n";
+    "          LLR crosses a bound (from the 10th pair on, once 5 pairs were not\n"
+    "          split one game each) or after --games games.\n";
 
 static bool parse_rules(const char *s, referee_rules *out) {
     static const char *names[] = { "olympiad", "common", "hamburg" };
@@ -615,6 +618,7 @@ int cmd_arena(int argc, char **argv) {
     ar.timeout_ms = 60000;
     ar.sprt.test = (sprt_test){ 0, 10, 0.05, 0.05 };
     ar.sprt.min_pairs = SPRT_MIN_PAIRS;
+    ar.sprt.min_unsplit = SPRT_MIN_UNSPLIT;
     if (!parse_args(argc, argv, &ar)) {
         fputs(usage_text, stderr);
         return 2;

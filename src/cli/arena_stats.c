@@ -73,7 +73,9 @@ bool sprt_run_add_pair(sprt_run *run, int half_points) {
     run->pairs[half_points]++;
     run->now = sprt_pentanomial(&run->test, run->pairs);
     long n = sprt_run_pairs(run);
-    if (run->decision == SPRT_CONTINUE && run->now.verdict != SPRT_CONTINUE && n >= run->min_pairs) {
+    long unsplit = n - run->pairs[2];
+    if (run->decision == SPRT_CONTINUE && run->now.verdict != SPRT_CONTINUE && n >= run->min_pairs &&
+        unsplit >= run->min_unsplit) {
         run->decision = run->now.verdict;
         run->decided_at = n;
         run->decided_llr = run->now.llr;

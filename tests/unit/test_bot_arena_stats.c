@@ -77,7 +77,7 @@ TEST(bot_arena_sprt_trinomial) {
  *     pair 10       won both             decided: H1 at 10
  *     pair 11       lost both            LLR back inside; still H1 at 10 */
 TEST(bot_arena_sprt_run_keeps_its_decision) {
-    sprt_run run = { .test = { 0, 30, 0.05, 0.05 }, .min_pairs = 10 };
+    sprt_run run = { .test = { 0, 30, 0.05, 0.05 }, .min_pairs = 10, .min_unsplit = 5 };
     for (int i = 1; i <= 9; i++) CHECK(!sprt_run_add_pair(&run, 4));
     CHECK(run.now.verdict == SPRT_H1 && run.decision == SPRT_CONTINUE);
     CHECK(sprt_run_add_pair(&run, 4));
@@ -92,4 +92,30 @@ TEST(bot_arena_sprt_run_keeps_its_decision) {
     CHECK_EQ_INT((int)sprt_run_pairs(&run), 13);
     CHECK_EQ_INT((int)run.pairs[4], 10);
     CHECK_EQ_INT((int)run.pairs[0], 3);
+}
+
+/* Pairs split one game each say the colour decided, not which side is
+ * stronger; a run of them alone leaves the variance at the
+ * regularisation's and the LLR far below its lower bound, but the test
+ * waits for pairs that were not split.
+ *
+ *     pairs 1..12   split               LLR under the bound, 0 unsplit: going on
+ *     pairs 13..16  won both            4 unsplit: going on
+ *     pair 17       lost both           5 unsplit, LLR 0.74: inside, going on */
+TEST(bot_arena_sprt_run_waits_for_unsplit_pairs) {
+    sprt_run run = { .test = { 0, 30, 0.05, 0.05 }, .min_pairs = 10, .min_unsplit = 5 };
+    for (int i = 1; i <= 12; i++) CHECK(!sprt_run_add_pair(&run, 2));
+    CHECK(run.now.verdict == SPRT_H0 && run.now.llr < -100);
+    CHECK(run.decision == SPRT_CONTINUE && run.decided_at == 0);
+    for (int i = 13; i <= 16; i++) CHECK(!sprt_run_add_pair(&run, 4));
+    CHECK(run.decision == SPRT_CONTINUE);
+    CHECK(!sprt_run_add_pair(&run, 0));
+    CHECK_EQ_INT((int)sprt_run_pairs(&run), 17);
+    /* (1, 0, 12, 0, 4): mean 0.588, well inside the bounds after 17 pairs. */
+    CHECK(run.now.verdict == SPRT_CONTINUE && run.decision == SPRT_CONTINUE);
+    /* Without the guard the same split pairs would have decided H0 at 10. */
+    sprt_run unguarded = { .test = { 0, 30, 0.05, 0.05 }, .min_pairs = 10 };
+    for (int i = 1; i <= 9; i++) CHECK(!sprt_run_add_pair(&unguarded, 2));
+    CHECK(sprt_run_add_pair(&unguarded, 2));
+    CHECK(unguarded.decision == SPRT_H0 && unguarded.decided_at == 10);
 }
