@@ -259,14 +259,7 @@ static point last_liberty_after(const board *b, int me, point p) {
     board after;
     board_copy(&after, b);
     board_play(&after, me, p, NULL);
-    if (board_liberties(&after, p) != 1) return NO_POINT;
-    point root = after.group[p];
-    for (point q = 0; q < board_points(&after); q++) {
-        if (after.color[q] != EMPTY) continue;
-        foreach_neighbour(after.geo, q, n)
-            if (after.color[n] == me && after.group[n] == root) return q;
-    }
-    return NO_POINT;
+    return board_atari_liberty(&after, p);
 }
 
 static bool is_refused(const belief *bf, point p) {
