@@ -517,7 +517,8 @@ static const char usage_text[] =
     "  --sprt ELO0,ELO1: a sequential test (alpha, beta default 0.05) over pairs of\n"
     "          games (same seed and opening, colours swapped), stopping when the\n"
     "          LLR crosses a bound (from the 10th pair on, once 5 pairs were not\n"
-    "          split one game each) or after --games games.\n";
+    "          split one game each) or after --games games (an odd count is\n"
+    "          rounded up to whole pairs).\n";
 
 static bool parse_rules(const char *s, referee_rules *out) {
     static const char *names[] = { "olympiad", "common", "hamburg" };
