@@ -67,6 +67,10 @@ $(O)/libphantomgo.a: $(LIB_OBJS) $(VERSION_OBJ)
 $(O)/unit-tests: $(UNIT_OBJS) $(O)/libphantomgo.a
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LDLIBS)
 
+# The SPRT's error rates simulated with the arena's own test (docs/BOT.md).
+$(O)/sprt-guard: $(O)/obj/bench/sprt_guard.o $(O)/libphantomgo.a
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LDLIBS)
+
 $(O)/obj/%.o: %.c | deps-present
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
@@ -102,7 +106,7 @@ run: deps
 # Both builds use every core: CI has 15 minutes for the whole of make test.
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 test: deps-test
-	$(MAKE) -j$(JOBS) all $(O)/unit-tests
+	$(MAKE) -j$(JOBS) all $(O)/unit-tests $(O)/sprt-guard
 	$(MAKE) -j$(JOBS) O=build/asan OPT=-O1 SANITIZE=address,undefined build/asan/phantomgo build/asan/unit-tests
 	tests/run-all.sh
 

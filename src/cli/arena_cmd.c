@@ -110,11 +110,6 @@ typedef struct arena {
     game_record *records;
 } arena;
 
-/* The SPRT may stop a match only from this many pairs on, of which this
- * many not split one game each (arena_stats.h says why). */
-#define SPRT_MIN_PAIRS 10
-#define SPRT_MIN_UNSPLIT 5
-
 /* One game in progress: the truth, and what each side needs to play it.
  * who 0 is A, 1 is B; engines[who] are the worker's processes (NULL for a
  * built-in player), kept from game to game. */
@@ -617,9 +612,7 @@ int cmd_arena(int argc, char **argv) {
     ar.threads = cores > 0 ? (int)cores : 1;
     ar.seed = 1;
     ar.timeout_ms = 60000;
-    ar.sprt.test = (sprt_test){ 0, 10, 0.05, 0.05 };
-    ar.sprt.min_pairs = SPRT_MIN_PAIRS;
-    ar.sprt.min_unsplit = SPRT_MIN_UNSPLIT;
+    ar.sprt = sprt_run_start((sprt_test){ 0, 10, 0.05, 0.05 });
     if (!parse_args(argc, argv, &ar)) {
         fputs(usage_text, stderr);
         return 2;

@@ -62,6 +62,10 @@ sprt_state sprt_trinomial(const sprt_test *t, const long counts[3]) {
     return sprt_of(t, counts, x, 3);
 }
 
+sprt_run sprt_run_start(sprt_test t) {
+    return (sprt_run){ .test = t, .min_pairs = SPRT_MIN_PAIRS, .min_unsplit = SPRT_MIN_UNSPLIT };
+}
+
 long sprt_run_pairs(const sprt_run *run) {
     long n = 0;
     for (int k = 0; k < 5; k++) n += run->pairs[k];

@@ -74,19 +74,26 @@ sprt_state sprt_trinomial(const sprt_test *t, const long counts[3]);
  * split; their variance is then only the regularisation's, and the LLR
  * runs far past a bound on no evidence about which side is stronger
  * (an H0 at pair 10, LLR -180). Simulated with nine pairs in ten split
- * (bench/sprt-guard.py), a player 30 Elo stronger was then rejected 39%
- * of the time where beta promises 5%; with five unsplit pairs required,
- * 4%. */
+ * (bench/sprt_guard.c, which runs this very test), a player 30 Elo
+ * stronger was then rejected about 40% of the time where beta promises
+ * 5%; with five unsplit pairs required, about 4% (docs/BOT.md). */
+#define SPRT_MIN_PAIRS 10
+#define SPRT_MIN_UNSPLIT 5
+
 typedef struct sprt_run {
     sprt_test test;
-    long min_pairs;
-    long min_unsplit;
+    long min_pairs;   /* SPRT_MIN_PAIRS in the arena */
+    long min_unsplit; /* SPRT_MIN_UNSPLIT in the arena */
     long pairs[5];         /* pairs by A's score in half-points, 0..4 */
     sprt_state now;        /* over every pair counted */
     sprt_verdict decision; /* SPRT_CONTINUE until a bound was crossed */
     long decided_at;       /* the pairs counted at that crossing, else 0 */
     double decided_llr;    /* the LLR then */
 } sprt_run;
+
+/* A run of test t with the arena's rule: no decision before
+ * SPRT_MIN_PAIRS pairs, SPRT_MIN_UNSPLIT of them not split. */
+sprt_run sprt_run_start(sprt_test t);
 
 /* The number of pairs run has counted. */
 long sprt_run_pairs(const sprt_run *run);
