@@ -248,20 +248,6 @@ static point draw_prior(const belief *bf, rng *r) {
     return bf->prior_point[lo];
 }
 
-/* The one liberty our group would keep after we play p on b, or NO_POINT
- * if it would keep none or several. Two empty neighbours of p stay
- * liberties, which answers most calls without copying the board (this runs
- * for every refusal in every simulation). */
-static point last_liberty_after(const board *b, int me, point p) {
-    int empty_neighbours = 0;
-    foreach_neighbour(b->geo, p, q) empty_neighbours += b->color[q] == EMPTY;
-    if (empty_neighbours >= 2) return NO_POINT;
-    board after;
-    board_copy(&after, b);
-    board_play(&after, me, p, NULL);
-    return board_atari_liberty(&after, p);
-}
-
 static bool is_refused(const belief *bf, point p) {
     for (int i = 0; i < bf->n_refused; i++)
         if (bf->refused[i] == p) return true;
@@ -276,7 +262,7 @@ static bool is_refused(const belief *bf, point p) {
  * half the time. Otherwise a stone on p. Returns the stones placed (0 or 1). */
 static int explain_refusal(const belief *bf, board *b, point p, int budget, rng *r) {
     if (board_at(b, p) != EMPTY || board_check(b, bf->me, p) != MOVE_OK) return 0;
-    point ring = last_liberty_after(b, bf->me, p);
+    point ring = board_atari_liberty_after(b, bf->me, p); /* NO_POINT: several */
     if (ring != NO_POINT && (is_refused(bf, ring) || rng_below(r, 2) == 0) && belief_fits(b, bf->opp, ring)) {
         board ringed; /* tried aside: the ring may fail to make p illegal */
         board_copy(&ringed, b);

@@ -329,6 +329,54 @@ point board_atari_liberty(const board *b, point p) {
     return (point)(g->lib_sum / g->libs); /* every pseudo-liberty is that point */
 }
 
+/* Whether colour c at p would take a neighbouring group's last liberty. */
+static bool move_captures(const board *b, int color, point p) {
+    const point *nb = b->geo->neighbour[p];
+    for (int i = 0; i < 4; i++)
+        if (b->color[nb[i]] == color_other(color) && group_in_atari(&b->grp[b->group[nb[i]]])) return true;
+    return false;
+}
+
+point board_atari_liberty_after(const board *b, int color, point p) {
+    assert(board_on(b, p) && board_check(b, color, p) == MOVE_OK);
+    const point *nb = b->geo->neighbour[p];
+    int empty_neighbours = 0;
+    for (int i = 0; i < 4; i++) empty_neighbours += b->color[nb[i]] == EMPTY;
+    if (empty_neighbours >= 2) return NO_POINT; /* they stay liberties */
+    if (move_captures(b, color, p)) {
+        board after; /* the taken stones' points become liberties: play it */
+        board_copy(&after, b);
+        board_play(&after, color, p, NULL);
+        return board_atari_liberty(&after, p);
+    }
+    /* The new group's pseudo-liberties: p's empty neighbours, and those of
+     * each group of c it joins, less the adjacencies p fills. */
+    board_group joined = { 0, 1, 0, 0 };
+    point counted[4];
+    int n_counted = 0;
+    for (int i = 0; i < 4; i++) {
+        point q = nb[i];
+        if (b->color[q] == EMPTY) {
+            joined.libs++;
+            joined.lib_sum += q;
+            joined.lib_sum_sq += q * q;
+        }
+        if (b->color[q] != color) continue;
+        point g = b->group[q];
+        bool seen = false;
+        for (int j = 0; j < n_counted; j++) seen |= counted[j] == g;
+        if (seen) continue;
+        counted[n_counted++] = g;
+        int k = 0; /* adjacencies of p to g */
+        for (int j = 0; j < 4; j++)
+            if (b->color[nb[j]] == color && b->group[nb[j]] == g) k++;
+        joined.libs = (int16_t)(joined.libs + b->grp[g].libs - k);
+        joined.lib_sum += b->grp[g].lib_sum - k * p;
+        joined.lib_sum_sq += b->grp[g].lib_sum_sq - k * (int32_t)p * p;
+    }
+    return group_in_atari(&joined) ? (point)(joined.lib_sum / joined.libs) : NO_POINT;
+}
+
 /* --- scoring ------------------------------------------------------------- */
 
 /* Gives every point of the empty region around p (marked in seen) the

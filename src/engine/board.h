@@ -163,6 +163,11 @@ bool board_in_atari(const board *b, point p);
 /* That one liberty when the group holding stone p is in atari, else
  * NO_POINT (also for an empty p). */
 point board_atari_liberty(const board *b, point p);
+/* The one liberty the group of colour c's stone at p would have after the
+ * legal move p, or NO_POINT if it would have several. Found from the
+ * neighbouring groups' liberties without playing the move, unless the
+ * move captures (then on a copy of the board). */
+point board_atari_liberty_after(const board *b, int color, point p);
 
 /* Tromp-Taylor area: each colour's stones plus the empty regions reaching
  * only that colour (regions wrap on a torus). Komi is the caller's. */

@@ -6,6 +6,7 @@
 #include "test_engine_util.h"
 
 #include "engine/handicap.h"
+#include "engine/rng.h"
 
 static board B(const char *diagram) {
     board b;
@@ -116,6 +117,59 @@ TEST(board_atari_liberty_is_the_last_one) {
     CHECK_EQ_INT(board_atari_liberty(&b, vtx(5, "C4")), vtx(5, "D4"));
     CHECK_EQ_INT(board_atari_liberty(&b, vtx(5, "E1")), NO_POINT); /* empty */
     CHECK_EQ_INT(board_atari_liberty(&b, vtx(5, "B5")), NO_POINT); /* A5 and D5 */
+}
+
+/* The liberty a move would leave its own group, read without playing it:
+ *
+ *    . X . . .      White C4 joins B4, D4 and C3 and keeps C5, D5, E4
+ *    X O . O .      and D3: several, so none is the last.
+ *    . X O . .      White A3 keeps A2 alone: that is the one.
+ *    . . X . .      Black D3 keeps E3 and D2: none.
+ *    . . . . .      Black C4 takes B4, and keeps B4 and C5: none.
+ */
+TEST(board_atari_liberty_after_a_move) {
+    board b = B(". X . . .\n"
+                "X O . O .\n"
+                ". X O . .\n"
+                ". . X . .\n"
+                ". . . . .\n");
+    CHECK_EQ_INT(board_atari_liberty_after(&b, WHITE, vtx(5, "C4")), NO_POINT);
+    CHECK_EQ_INT(board_atari_liberty_after(&b, WHITE, vtx(5, "A3")), vtx(5, "A2"));
+    CHECK_EQ_INT(board_atari_liberty_after(&b, BLACK, vtx(5, "D3")), NO_POINT);
+    CHECK_EQ_INT(board_atari_liberty_after(&b, BLACK, vtx(5, "C4")), NO_POINT);
+    CHECK_EQ_INT(play(&b, WHITE, "C5"), 0); /* now C4 keeps B4 alone */
+    CHECK_EQ_INT(board_atari_liberty_after(&b, BLACK, vtx(5, "C4")), vtx(5, "B4"));
+}
+
+/* The same answer as playing the move and asking the group, for every
+ * legal move of both colours along random games, plane and torus (the
+ * captures included, which the function plays on a copy). */
+static void check_atari_liberty_after_along_games(bool torus) {
+    rng r;
+    rng_seed(&r, 11);
+    for (int game = 0; game < 20; game++) {
+        board b;
+        CHECK(board_init(&b, 5 + game % 3 * 2, torus));
+        for (int move = 0; move < 120; move++) {
+            int colour = move % 2 ? WHITE : BLACK;
+            for (point p = 0; p < board_points(&b); p++) {
+                if (board_check(&b, colour, p) != MOVE_OK) continue;
+                board after;
+                board_copy(&after, &b);
+                board_play(&after, colour, p, NULL);
+                CHECK_EQ_INT(board_atari_liberty_after(&b, colour, p), board_atari_liberty(&after, p));
+            }
+            point p = (point)rng_below(&r, (uint32_t)board_points(&b));
+            if (board_check(&b, colour, p) == MOVE_OK && !board_is_eye(&b, colour, p))
+                board_play(&b, colour, p, NULL);
+            else board_pass(&b);
+        }
+    }
+}
+
+TEST(board_atari_liberty_after_agrees_with_playing) {
+    check_atari_liberty_after_along_games(false);
+    check_atari_liberty_after_along_games(true);
 }
 
 TEST(board_single_stone_suicide) {
