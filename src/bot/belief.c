@@ -254,28 +254,53 @@ static bool is_refused(const belief *bf, point p) {
     return false;
 }
 
+/* Whether an opponent stone at p would leave its group a single liberty
+ * on a point refused to us this turn: we could then take the group there,
+ * so the refusal would no longer be explained. */
+static bool reopens_a_refusal(const belief *bf, const board *b, point p) {
+    if (bf->n_refused_now == 0) return false;
+    point last = board_atari_liberty_after(b, bf->opp, p);
+    for (int i = 0; last != NO_POINT && i < bf->n_refused_now; i++)
+        if (bf->refused[i] == last) return true;
+    return false;
+}
+
+/* Whether a guessed opponent stone may stand at p: it fits (belief_fits)
+ * and keeps this turn's refusals explained. */
+static bool guess_fits(const belief *bf, const board *b, point p) {
+    return belief_fits(b, bf->opp, p) && !reopens_a_refusal(bf, b, p);
+}
+
+/* An opponent stone on ring, the one liberty our stone at p would keep,
+ * placed on b if it makes p illegal for us (tried aside: it may not). */
+static bool ring_explains(const belief *bf, board *b, point p, point ring) {
+    if (!guess_fits(bf, b, ring)) return false;
+    board ringed;
+    board_copy(&ringed, b);
+    board_play(&ringed, bf->opp, ring, NULL);
+    if (board_check(&ringed, bf->me, p) == MOVE_OK) return false;
+    board_copy(b, &ringed);
+    return true;
+}
+
 /* Makes the refused point p illegal for us on b, if it is not already.
  * When our stone at p would keep a single liberty, an opponent stone on
- * that liberty makes p a suicide: chosen always when that liberty was
- * refused too (one stone explains both, as in a corner where our attempt
- * next to our own stone failed because the point beside it is taken), else
- * half the time. Otherwise a stone on p. Returns the stones placed (0 or 1). */
+ * that liberty makes p a suicide: chosen first always when that liberty
+ * was refused too (one stone explains both, as in a corner where our
+ * attempt next to our own stone failed because the point beside it is
+ * taken), else half the time. Otherwise a stone on p; and when no stone
+ * fits there (it would take one of our groups' last liberty), the ring
+ * after all. Returns the stones placed (0 or 1). */
 static int explain_refusal(const belief *bf, board *b, point p, int budget, rng *r) {
-    if (board_at(b, p) != EMPTY || board_check(b, bf->me, p) != MOVE_OK) return 0;
+    if (budget <= 0 || board_at(b, p) != EMPTY || board_check(b, bf->me, p) != MOVE_OK) return 0;
     point ring = board_atari_liberty_after(b, bf->me, p); /* NO_POINT: several */
-    if (ring != NO_POINT && (is_refused(bf, ring) || rng_below(r, 2) == 0) && belief_fits(b, bf->opp, ring)) {
-        board ringed; /* tried aside: the ring may fail to make p illegal */
-        board_copy(&ringed, b);
-        board_play(&ringed, bf->opp, ring, NULL);
-        if (board_check(&ringed, bf->me, p) != MOVE_OK) {
-            board_copy(b, &ringed);
-            return 1;
-        }
-    }
-    if (budget > 0 && belief_fits(b, bf->opp, p)) {
+    bool ring_first = ring != NO_POINT && (is_refused(bf, ring) || rng_below(r, 2) == 0);
+    if (ring_first && ring_explains(bf, b, p, ring)) return 1;
+    if (guess_fits(bf, b, p)) {
         board_play(b, bf->opp, p, NULL);
         return 1;
     }
+    if (!ring_first && ring != NO_POINT && ring_explains(bf, b, p, ring)) return 1;
     return 0;
 }
 
@@ -306,7 +331,7 @@ void belief_sample(const belief *bf, board *out, rng *r) {
     int misses = 0, max_misses = 8 * bf->n_prior + 64;
     while (placed < bf->opp_total && misses < max_misses) {
         point p = draw_prior(bf, r);
-        if (belief_fits(out, bf->opp, p)) {
+        if (guess_fits(bf, out, p)) {
             board_play(out, bf->opp, p, NULL);
             placed++;
         } else {

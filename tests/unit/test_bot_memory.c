@@ -186,3 +186,36 @@ TEST(bot_belief_early_stones_keep_off_the_edge_on_big_boards) {
     check_big_board_early_stones(19, "K10", 0.35, 0.45, 0.28);
     check_big_board_early_stones(25, "N13", 0.26, 0.36, 0.22);
 }
+
+/* Black's three attempts of one turn, all refused (reasons untold), after
+ * White's hidden G9, H8 and J8 (X Black, ! refused, ? hidden):
+ *
+ *      A B C D E F G H J
+ *    9 . . . . . . ! X !     The sampler explains H8 and G9 first (the
+ *    8 . . . . . . . ! ?     lower points first) by stones there; H9 then
+ *    7 . . . . . . . . .     keeps J9 alone, and a stone on J9 would take
+ *    ...                     it, so J9 must be a suicide: a stone on J8,
+ *    3 X . . . . . . . .     the ring. Every sample makes J9 illegal for
+ *    2 . . . . . . . . .     Black (before, half of them drew the stone
+ *    1 X . . . . . . . .     first, found it did not fit and left J9 open). */
+TEST(bot_belief_refusal_a_stone_cannot_explain_is_a_suicide) {
+    game_settings s = settings_default();
+    duel *d = duel_new(&s);
+    static const char *const moves[] = { "H9", "G9", "A1", "H8", "A3", "J8", "H8", "G9", "J9" };
+    for (size_t i = 0; i < sizeof moves / sizeof moves[0]; i++)
+        CHECK_EQ_INT(duel_play(d, moves[i]), REFUSE_NONE);
+    duel_sync(d);
+    const bot_memory *m = &d->mem[BLACK];
+    CHECK_EQ_INT(referee_to_move(d->ref), BLACK);
+    CHECK_EQ_INT(m->view.attempts_this_turn, 3);
+    static belief bf;
+    static board sample;
+    rng r;
+    rng_seed(&r, 9);
+    CHECK(belief_prepare(&bf, m, true));
+    for (int k = 0; k < 400; k++) {
+        belief_sample(&bf, &sample, &r);
+        CHECK(board_check(&sample, BLACK, duel_point(d, "J9")) != MOVE_OK);
+    }
+    duel_free(d);
+}
