@@ -244,6 +244,18 @@ void board_pass(board *b) {
     b->ko_color = EMPTY;
 }
 
+/* The pseudo-liberties group g would have once a stone fills p: each of
+ * p's adjacencies to g counted off. */
+static board_group group_filled_at(const board *b, point g, point p) {
+    const point *nb = b->geo->neighbour[p];
+    const board_group *gr = &b->grp[g];
+    int k = 0; /* adjacencies of p to g */
+    for (int j = 0; j < 4; j++)
+        if (b->color[nb[j]] == b->color[g] && b->group[nb[j]] == g) k++;
+    return (board_group){ (int16_t)(gr->libs - k), gr->stones, gr->lib_sum - k * p,
+                          gr->lib_sum_sq - k * (int32_t)p * p };
+}
+
 bool board_would_atari(const board *b, int color, point p) {
     assert(board_on(b, p) && board_check(b, color, p) == MOVE_OK);
     int other = color_other(color);
@@ -251,13 +263,8 @@ bool board_would_atari(const board *b, int color, point p) {
     for (int i = 0; i < 4; i++) {
         if (b->color[nb[i]] != other) continue;
         point g = b->group[nb[i]];
-        const board_group *gr = &b->grp[g];
-        if (group_in_atari(gr)) continue; /* captured, or already in atari */
-        int k = 0;                        /* adjacencies of p to g */
-        for (int j = 0; j < 4; j++)
-            if (b->color[nb[j]] == other && b->group[nb[j]] == g) k++;
-        board_group after = { (int16_t)(gr->libs - k), gr->stones, gr->lib_sum - k * p,
-                              gr->lib_sum_sq - k * (int32_t)p * p };
+        if (group_in_atari(&b->grp[g])) continue; /* captured, or already in atari */
+        board_group after = group_filled_at(b, g, p);
         if (group_in_atari(&after)) return true;
     }
     return false;
@@ -339,10 +346,7 @@ static bool move_captures(const board *b, int color, point p) {
 
 point board_atari_liberty_after(const board *b, int color, point p) {
     assert(board_on(b, p) && board_check(b, color, p) == MOVE_OK);
-    const point *nb = b->geo->neighbour[p];
-    int empty_neighbours = 0;
-    for (int i = 0; i < 4; i++) empty_neighbours += b->color[nb[i]] == EMPTY;
-    if (empty_neighbours >= 2) return NO_POINT; /* they stay liberties */
+    if (nbc_count(b, p, EMPTY) >= 2) return NO_POINT; /* they stay liberties */
     if (move_captures(b, color, p)) {
         board after; /* the taken stones' points become liberties: play it */
         board_copy(&after, b);
@@ -351,28 +355,23 @@ point board_atari_liberty_after(const board *b, int color, point p) {
     }
     /* The new group's pseudo-liberties: p's empty neighbours, and those of
      * each group of c it joins, less the adjacencies p fills. */
-    board_group joined = { 0, 1, 0, 0 };
+    const point *nb = b->geo->neighbour[p];
+    board_group joined = { 0 };
     point counted[4];
     int n_counted = 0;
     for (int i = 0; i < 4; i++) {
         point q = nb[i];
-        if (b->color[q] == EMPTY) {
-            joined.libs++;
-            joined.lib_sum += q;
-            joined.lib_sum_sq += q * q;
-        }
+        if (b->color[q] == EMPTY) lib_add(&joined, q);
         if (b->color[q] != color) continue;
         point g = b->group[q];
         bool seen = false;
         for (int j = 0; j < n_counted; j++) seen |= counted[j] == g;
         if (seen) continue;
         counted[n_counted++] = g;
-        int k = 0; /* adjacencies of p to g */
-        for (int j = 0; j < 4; j++)
-            if (b->color[nb[j]] == color && b->group[nb[j]] == g) k++;
-        joined.libs = (int16_t)(joined.libs + b->grp[g].libs - k);
-        joined.lib_sum += b->grp[g].lib_sum - k * p;
-        joined.lib_sum_sq += b->grp[g].lib_sum_sq - k * (int32_t)p * p;
+        board_group part = group_filled_at(b, g, p);
+        joined.libs = (int16_t)(joined.libs + part.libs);
+        joined.lib_sum += part.lib_sum;
+        joined.lib_sum_sq += part.lib_sum_sq;
     }
     return group_in_atari(&joined) ? (point)(joined.lib_sum / joined.libs) : NO_POINT;
 }
