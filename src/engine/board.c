@@ -120,6 +120,14 @@ static inline void lib_remove(board_group *g, point l) {
     g->lib_sum_sq -= (int32_t)l * l;
 }
 
+/* Adds group o's pseudo-liberties to a's (joining groups, or counting a
+ * group a move would form). */
+static inline void libs_join(board_group *a, const board_group *o) {
+    a->libs = (int16_t)(a->libs + o->libs);
+    a->lib_sum += o->lib_sum;
+    a->lib_sum_sq += o->lib_sum_sq;
+}
+
 /* All pseudo-liberties are one point (Cauchy-Schwarz equality). */
 static inline bool group_in_atari(const board_group *g) {
     return g->libs > 0 && (int64_t)g->libs * g->lib_sum_sq == (int64_t)g->lib_sum * g->lib_sum;
@@ -154,10 +162,8 @@ static void group_merge(board *b, point ga, point gb) {
     b->next_stone[gb] = t;
     board_group *a = &b->grp[ga];
     const board_group *o = &b->grp[gb];
-    a->libs = (int16_t)(a->libs + o->libs);
+    libs_join(a, o);
     a->stones = (int16_t)(a->stones + o->stones);
-    a->lib_sum += o->lib_sum;
-    a->lib_sum_sq += o->lib_sum_sq;
 }
 
 /* Removes group g (no liberties left); its points become liberties of the
@@ -369,9 +375,7 @@ point board_atari_liberty_after(const board *b, int color, point p) {
         if (seen) continue;
         counted[n_counted++] = g;
         board_group part = group_filled_at(b, g, p);
-        joined.libs = (int16_t)(joined.libs + part.libs);
-        joined.lib_sum += part.lib_sum;
-        joined.lib_sum_sq += part.lib_sum_sq;
+        libs_join(&joined, &part);
     }
     return group_in_atari(&joined) ? (point)(joined.lib_sum / joined.libs) : NO_POINT;
 }
