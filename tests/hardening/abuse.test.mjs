@@ -10,12 +10,14 @@ import { after, before, test } from 'node:test';
 import { api, newGame, openWs, rawExchange, request, sleep, startServer, statusOf, watch } from './lib.mjs';
 
 const slow = process.env.PHANTOMGO_SLOW === '1';   // under TSan: wider time margins
-let srv;          // limits: 5 API requests/s (bursts of 25), 3 games a minute
+const RATE = 5;            // srv's API requests a second per address...
+const BURST = 5 * RATE;    // ...and its bursts (--rate-limit N allows 5N)
+let srv;          // limits: RATE API requests/s (bursts of BURST), 3 games a minute
 let open;         // no limits, for everything that is not about rate limits
 const secrets = [];   // every token and invite handed out, for the log check
 
 before(async () => {
-  srv = await startServer({ args: ['--rate-limit', '5', '--create-limit', '3', '--max-websockets', '4'] });
+  srv = await startServer({ args: ['--rate-limit', String(RATE), '--create-limit', '3', '--max-websockets', '4'] });
   open = await startServer({ args: ['--rate-limit', '0', '--create-limit', '0'] });
 });
 after(async () => {
@@ -35,6 +37,15 @@ function remember(game) {
   return game;
 }
 
+// Sends count requests from one address at once, so that the bucket has
+// little time to refill however loaded the machine is. Returns the answers
+// and the tokens that may have refilled while they ran.
+async function flood(count, send) {
+  const started = Date.now();
+  const answers = await Promise.all(Array.from({ length: count }, send));
+  return { answers, refilled: Math.ceil(RATE * (Date.now() - started) / 1000) };
+}
+
 function assertRateLimited(res) {
   assert.equal(res.status, 429, res.text);
   assert.equal(res.json?.error?.code, 'rate_limited');
@@ -43,19 +54,14 @@ function assertRateLimited(res) {
 }
 
 test('API requests past the per-address rate get 429 with Retry-After; other addresses do not', async () => {
-  // All 40 at once, so the bucket (25, refilling 5 a second) has little
-  // time to refill however loaded the machine: the burst passes, and no
-  // more pass than the refill since allows.
+  // The burst passes, and no more pass than the refill since allows.
   const from = '127.0.0.2';
-  const started = Date.now();
-  const answers = await Promise.all(Array.from({ length: 40 },
-    () => request(srv.url, 'GET', '/api/v1/games/nosuchgame0', { from })));
-  const refilled = Math.ceil(5 * (Date.now() - started) / 1000);
+  const { answers, refilled } = await flood(40, () => request(srv.url, 'GET', '/api/v1/games/nosuchgame0', { from }));
   const passed = answers.filter((r) => r.status === 404).length;
   const limited = answers.filter((r) => r.status === 429);
   assert.equal(passed + limited.length, 40, answers.map((r) => r.status).join(' '));
-  assert.ok(passed >= 25, `the burst is allowed: only ${passed} of 40 passed`);
-  assert.ok(passed <= 25 + refilled + 1, `${passed} of 40 passed, the bucket allows ${25 + refilled}`);
+  assert.ok(passed >= BURST, `the burst is allowed: only ${passed} of 40 passed`);
+  assert.ok(passed <= BURST + refilled + 1, `${passed} of 40 passed, the bucket allows ${BURST + refilled}`);
   assert.ok(limited.length >= 1, `none of 40 was limited (${refilled} tokens refilled meanwhile)`);
   assertRateLimited(limited[0]);
   const other = await request(srv.url, 'GET', '/api/v1/games/nosuchgame0', { from: '127.0.0.3' });
@@ -117,7 +123,7 @@ test('WebSocket connections are rate limited per address and capped in total (10
   assert.match(closed.reason, /too many connections/);
   sockets.forEach((s) => s.close());
   await sleep(300);
-  // Per address: upgrades count against the API rate (bursts of 25 here).
+  // Per address: upgrades count against the API rate (bursts of BURST here).
   let refused = null;
   for (let i = 0; i < 40 && !refused; i++) {
     try {
@@ -222,14 +228,10 @@ test('tokens are long random secrets, and guessing them is rate limited', async 
   }
   assert.notEqual(g.tokens.black, g.tokens.white);
   const from = '127.0.0.11';
-  const statuses = [];
-  for (let i = 0; i < 60; i++) {
-    const guess = randomBytes(32).toString('base64url');
-    const res = await request(srv.url, 'POST', `/api/v1/games/${g.id}/actions`,
-                              { token: guess, body: { seq: 1, action: 'pass' }, from });
-    statuses.push(res.status);
-    if (res.status === 403) assert.equal(res.json.error.code, 'bad_token');
-  }
+  const { answers } = await flood(60, () => request(srv.url, 'POST', `/api/v1/games/${g.id}/actions`,
+    { token: randomBytes(32).toString('base64url'), body: { seq: 1, action: 'pass' }, from }));
+  for (const res of answers) if (res.status === 403) assert.equal(res.json.error.code, 'bad_token');
+  const statuses = answers.map((r) => r.status);
   assert.ok(!statuses.includes(200), 'a guess succeeded');
   assert.ok(statuses.filter((s) => s === 429).length >= 25, `guesses were not limited: ${statuses.join(',')}`);
   // Wrong tokens change nothing: the game is still at seq 0 for its seats.
