@@ -21,9 +21,11 @@
  * Returns how many were written to out. */
 int search_candidates(const bot_memory *m, const board *base, point *out);
 
-/* The budget of one decision: cfg's, shrunk for the later attempts of a
- * turn (each illegal answer so far divides it, down to a quarter), and
- * scaled by cfg's share, read as the search goes. */
+/* The budget of one decision: a share of cfg's that depends on the
+ * turn's illegal answers so far (the strong player: three quarters for
+ * each of the first three attempts, then a quarter; the others: 1/2,
+ * 1/3, then 1/4 after each refusal), scaled by cfg's share, read as the
+ * search goes. */
 typedef struct search_budget {
     long playouts;           /* 0: no limit by count */
     double start;            /* monotonic seconds */

@@ -271,6 +271,43 @@ TEST(bot_flat_pass_share_follows_the_budget) {
     CHECK_EQ_INT((int)flat_pass_period(1000, 360), 33);
 }
 
+/* A turn's later attempts: the strong player thinks three quarters of its
+ * budget on each of the first three, then a quarter; the others halve it,
+ * then a third, then a quarter. Playouts and time alike. */
+static long budget_playouts(const char *player, int n_tried) {
+    bot_config cfg;
+    bot_memory m;
+    memset(&m, 0, sizeof m);
+    m.view.n_tried = (int16_t)n_tried;
+    if (!bot_config_parse(player, &cfg)) return -1;
+    return search_budget_for(&cfg, &m, 0).playouts;
+}
+
+static double budget_seconds(const char *player, int n_tried) {
+    bot_config cfg;
+    bot_memory m;
+    memset(&m, 0, sizeof m);
+    m.view.n_tried = (int16_t)n_tried;
+    if (!bot_config_parse(player, &cfg)) return -1;
+    return search_budget_for(&cfg, &m, 10.0).deadline - 10.0;
+}
+
+TEST(bot_budget_of_a_turns_later_attempts) {
+    /*           refusals so far:      0     1     2     3     4     9 */
+    static const long strong[] = { 750, 750, 750, 250, 250, 250 };
+    static const long flat[] = { 1000, 500, 333, 250, 250, 250 };
+    static const int tried[] = { 0, 1, 2, 3, 4, 9 };
+    for (int i = 0; i < 6; i++) {
+        CHECK_EQ_INT((int)budget_playouts("strong:1000", tried[i]), (int)strong[i]);
+        CHECK_EQ_INT((int)budget_playouts("flat:1000", tried[i]), (int)flat[i]);
+        CHECK_EQ_INT((int)budget_playouts("reference:1000", tried[i]), (int)flat[i]);
+    }
+    CHECK(budget_seconds("strong:400ms", 2) > 0.2999 && budget_seconds("strong:400ms", 2) < 0.3001);
+    CHECK(budget_seconds("strong:400ms", 3) > 0.0999 && budget_seconds("strong:400ms", 3) < 0.1001);
+    CHECK(budget_seconds("flat:400ms", 1) > 0.1999 && budget_seconds("flat:400ms", 1) < 0.2001);
+    CHECK_EQ_INT((int)budget_playouts("strong:1", 3), 1); /* never below one simulation */
+}
+
 /* An illegal answer is learnt: the next decision of the turn is another
  * point, and the refused one is believed to hold an opponent stone. */
 TEST(bot_chooses_again_after_an_illegal_answer) {
