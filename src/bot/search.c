@@ -20,11 +20,12 @@ int search_candidates(const bot_memory *m, const board *base, point *out) {
  * of this turn gets. The strong player thinks alike on its first three
  * attempts, three quarters of the budget each: a refusal tells where an
  * unseen stone stands, and the retry's choice matters as much as the
- * first one's. Against halving the budget at each refusal this measured
- * +60 Elo [+11, +108] on 9x9 and +70 [+21, +119] on 13x13 at equal time
- * a move (docs/BOT.md, fifteenth session). From the fourth attempt on a
- * quarter, so that a long run of refusals late in a game stays within a
- * few budgets. The other players keep 1/2, 1/3, then 1/4. */
+ * first one's. Every attempt alike, against halving the budget at each
+ * refusal, measured +60 Elo on 9x9 and +70 on 13x13 at equal time a move;
+ * this rule, +23 on 9x9 with 7% less time a move (docs/BOT.md, fifteenth
+ * session). From the fourth attempt on a quarter, so that a long run of
+ * refusals late in a game stays within a few budgets. The other players
+ * keep 1/2, 1/3, then 1/4. */
 static void attempt_share(bot_kind kind, int n_tried, long *num, long *den) {
     if (kind == BOT_STRONG) {
         *num = n_tried < 3 ? 3 : 1;
