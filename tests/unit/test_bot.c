@@ -274,23 +274,18 @@ TEST(bot_flat_pass_share_follows_the_budget) {
 /* A turn's later attempts: the strong player thinks three quarters of its
  * budget on each of the first three, then a quarter; the others halve it,
  * then a third, then a quarter. Playouts and time alike. */
-static long budget_playouts(const char *player, int n_tried) {
+static search_budget budget_after(const char *player, int n_tried) {
     bot_config cfg;
     bot_memory m;
     memset(&m, 0, sizeof m);
     m.view.n_tried = (int16_t)n_tried;
-    if (!bot_config_parse(player, &cfg)) return -1;
-    return search_budget_for(&cfg, &m, 0).playouts;
+    bool parsed = bot_config_parse(player, &cfg);
+    CHECK(parsed);
+    return search_budget_for(&cfg, &m, 10.0);
 }
 
-static double budget_seconds(const char *player, int n_tried) {
-    bot_config cfg;
-    bot_memory m;
-    memset(&m, 0, sizeof m);
-    m.view.n_tried = (int16_t)n_tried;
-    if (!bot_config_parse(player, &cfg)) return -1;
-    return search_budget_for(&cfg, &m, 10.0).deadline - 10.0;
-}
+static long budget_playouts(const char *player, int n_tried) { return budget_after(player, n_tried).playouts; }
+static double budget_seconds(const char *player, int n_tried) { return budget_after(player, n_tried).deadline - 10.0; }
 
 TEST(bot_budget_of_a_turns_later_attempts) {
     /*           refusals so far:      0     1     2     3     4     9 */
