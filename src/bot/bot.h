@@ -46,9 +46,9 @@ enum {
     OPP_CAPTURED     /* announced captured: empty unless played again */
 };
 
-/* A search budget per decision. The first attempt of a turn gets it all;
- * each later attempt of the same turn (after illegal answers) gets less,
- * so a turn with many refusals stays within a few budgets. */
+/* A search budget per decision. How the attempts of one turn (after
+ * illegal answers) share it is each search player's own (attempt_shares
+ * in search.h). */
 typedef struct bot_config {
     bot_kind kind;
     int playouts; /* simulations per decision; 0: bounded by time only */

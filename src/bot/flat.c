@@ -120,7 +120,7 @@ point flat_choose(const bot_config *cfg, const bot_memory *m, rng *r, double sta
     fw->cand[n_cand] = PASS_POINT;
     long done = 0;
     if (n_cand > 0) {
-        search_budget budget = search_budget_for(cfg, m, start);
+        search_budget budget = search_budget_for(cfg, &search_shares_shrinking, m, start);
         long pass_every = flat_pass_period(budget.playouts, n_cand);
         while (search_continue(&budget, done)) {
             simulate(fw, m, n_cand, done % pass_every == pass_every - 1, r);

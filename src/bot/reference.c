@@ -206,7 +206,7 @@ point reference_choose(const bot_config *cfg, const bot_memory *m, rng *r, doubl
     rw->n_nodes = 1;
     point choice = PASS_POINT;
     if (rw->n_root_cand > 0) {
-        search_budget budget = search_budget_for(cfg, m, start);
+        search_budget budget = search_budget_for(cfg, &search_shares_shrinking, m, start);
         long done = 0;
         while (search_continue(&budget, done)) {
             iterate(rw, m, r);

@@ -16,31 +16,17 @@ int search_candidates(const bot_memory *m, const board *base, point *out) {
     return n;
 }
 
-/* The share of the budget (num / den) the attempt after n_tried refusals
- * of this turn gets. The strong player thinks alike on its first three
- * attempts, three quarters of the budget each: a refusal tells where an
- * unseen stone stands, and the retry's choice matters as much as the
- * first one's. Every attempt alike, against halving the budget at each
- * refusal, measured +60 Elo on 9x9 and +70 on 13x13 at equal time a move;
- * this rule, +23 on 9x9 with 7% less time a move (docs/BOT.md, fifteenth
- * session). From the fourth attempt on a quarter, so that a long run of
- * refusals late in a game stays within a few budgets. The other players
- * keep 1/2, 1/3, then 1/4. */
-static void attempt_share(bot_kind kind, int n_tried, long *num, long *den) {
-    if (kind == BOT_STRONG) {
-        *num = n_tried < 3 ? 3 : 1;
-        *den = 4;
-    } else {
-        *num = 1;
-        *den = 1 + (n_tried < 3 ? n_tried : 3);
-    }
-}
+const attempt_shares search_shares_shrinking = { { 1, 1, 1, 1 }, { 1, 2, 3, 4 } };
 
-search_budget search_budget_for(const bot_config *cfg, const bot_memory *m, double start) {
-    long num, den;
-    attempt_share(cfg->kind, m->view.n_tried, &num, &den);
+search_budget search_budget_for(const bot_config *cfg, const attempt_shares *shares, const bot_memory *m,
+                                double start) {
+    int k = m->view.n_tried < SEARCH_SHARED_ATTEMPTS ? m->view.n_tried : SEARCH_SHARED_ATTEMPTS - 1;
+    long num = shares->num[k], den = shares->den[k];
     search_budget b = { 0, start, 0, cfg->share };
-    if (cfg->playouts > 0) b.playouts = cfg->playouts * num / den > 0 ? cfg->playouts * num / den : 1;
+    if (cfg->playouts > 0) {
+        long playouts = cfg->playouts * num / den;
+        b.playouts = playouts > 0 ? playouts : 1;
+    }
     if (cfg->time_ms > 0) b.deadline = start + cfg->time_ms * 1e-3 * (double)num / (double)den;
     return b;
 }

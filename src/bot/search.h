@@ -21,11 +21,20 @@
  * Returns how many were written to out. */
 int search_candidates(const bot_memory *m, const board *base, point *out);
 
-/* The budget of one decision: a share of cfg's that depends on the
- * turn's illegal answers so far (the strong player: three quarters for
- * each of the first three attempts, then a quarter; the others: 1/2,
- * 1/3, then 1/4 after each refusal), scaled by cfg's share, read as the
- * search goes. */
+/* How a player shares its budget among the attempts of one turn: the
+ * attempt after k illegal answers gets num[k] / den[k] of it (k = 0..3;
+ * later attempts as the fourth). Each search player names its own. */
+#define SEARCH_SHARED_ATTEMPTS 4
+typedef struct attempt_shares {
+    int num[SEARCH_SHARED_ATTEMPTS], den[SEARCH_SHARED_ATTEMPTS];
+} attempt_shares;
+
+/* 1, 1/2, 1/3, then 1/4: each refusal shrinks the next attempt's budget,
+ * so a turn with many refusals stays within a few budgets. */
+extern const attempt_shares search_shares_shrinking;
+
+/* The budget of one decision: cfg's, times the share `shares` gives this
+ * turn's attempt, scaled by cfg's share, read as the search goes. */
 typedef struct search_budget {
     long playouts;           /* 0: no limit by count */
     double start;            /* monotonic seconds */
@@ -33,7 +42,8 @@ typedef struct search_budget {
     const atomic_int *share; /* NULL: 100 % */
 } search_budget;
 
-search_budget search_budget_for(const bot_config *cfg, const bot_memory *m, double start);
+search_budget search_budget_for(const bot_config *cfg, const attempt_shares *shares, const bot_memory *m,
+                                double start);
 /* May simulation number done (0-based) still run? Reads the clock only
  * every 16 simulations. At least one simulation always runs. */
 bool search_continue(const search_budget *b, long done);

@@ -281,7 +281,8 @@ static search_budget budget_after(const char *player, int n_tried) {
     m.view.n_tried = (int16_t)n_tried;
     bool parsed = bot_config_parse(player, &cfg);
     CHECK(parsed);
-    return search_budget_for(&cfg, &m, 10.0);
+    const attempt_shares *shares = cfg.kind == BOT_STRONG ? &ismcts_attempt_shares : &search_shares_shrinking;
+    return search_budget_for(&cfg, shares, &m, 10.0);
 }
 
 static long budget_playouts(const char *player, int n_tried) { return budget_after(player, n_tried).playouts; }
