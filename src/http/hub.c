@@ -607,12 +607,29 @@ static bool parse_hello(hub_conn *hc, const cJSON *o, const char **code, const c
         hc->sent_seq = since_seq;
         for (int room = GAME_ROOM_PLAYERS; !hc->lobby && room <= GAME_ROOM_SPECTATORS; room++)
             hc->chat_sent[room] = game_chat_last(hc->g, room); /* earlier ones: GET .../chat */
-        hc->hello_done = true;
-        hc->due = true;
-        pthread_cond_signal(&hc->wake);
         pthread_mutex_unlock(&hc->lock);
     }
     return ok;
+}
+
+/* After the hello: the socket watches its game (or the lobby) and counts
+ * as present before its first frame is due, so that frame already shows
+ * this seat connected (or this spectator counted) and no second frame
+ * follows it for the socket's own arrival. A change heard meanwhile is
+ * in the first frame, which is built when it is sent. on_close undoes
+ * the watch once hello_done is set; both run on the connection's thread. */
+static void start_updates(hub_conn *hc) {
+    if (hc->lobby) {
+        lobby_watch(hc->hb->srv->lb, &hc->watcher);
+    } else {
+        game_watch(hc->g, &hc->watcher);
+        game_presence(hc->g, (int)hc->who, +1);
+    }
+    pthread_mutex_lock(&hc->lock);
+    hc->hello_done = true;
+    hc->due = true;
+    pthread_cond_signal(&hc->wake);
+    pthread_mutex_unlock(&hc->lock);
 }
 
 /* {"type":"ping"}: the page's heartbeat. Browsers cannot send WebSocket
@@ -667,12 +684,7 @@ static int on_data(struct mg_connection *conn, int bits, char *data, size_t len,
         send_error(hc, code, msg);
         return 0;
     }
-    if (hc->lobby) {
-        lobby_watch(hc->hb->srv->lb, &hc->watcher);
-        return 1;
-    }
-    game_watch(hc->g, &hc->watcher);
-    game_presence(hc->g, (int)hc->who, +1);
+    start_updates(hc);
     return 1;
 }
 
