@@ -163,7 +163,15 @@ test('the rooms: players and spectators do not read each other until the end, ov
     const watcherSocket = openSocket(server.url, id);
     await blackSocket.waitFor((f) => f.some((x) => x.json.type === 'update'));
     await watcherSocket.waitFor((f) => f.some((x) => x.json.type === 'update' && x.json.view.spectators === 1));
-    await blackSocket.waitFor((f) => f.some((x) => x.json.type === 'update' && x.json.view.spectators === 1));
+    // A barrier: the server tells a socket's arrival to the others before
+    // the socket's own first frame, and sends a socket whatever is due
+    // before a pong. Once the pong is in, no frame about the watcher's
+    // arrival can still be on its way to Black (a second update telling
+    // the same arrival would otherwise look like a frame made by the
+    // spectator's message).
+    blackSocket.ws.send(JSON.stringify({ type: 'ping' }));
+    await blackSocket.waitFor((f) => f.some((x) => x.json.type === 'pong'));
+    assert.ok(blackSocket.frames.some((x) => x.json.type === 'update' && x.json.view.spectators === 1));
     const blackFramesBefore = blackSocket.frames.length;
 
     const spectatorMessage = await say(server.url, id, null, { text: 'I think White has a stone at D4', name: 'Kibitzer' });
