@@ -7,7 +7,9 @@
 # summary ("# pass N" / "# fail N"); this script reads whichever it finds.
 # Full logs stay under build/test-logs/ for a reviewer. A suite that cannot
 # run here says so with a line "skipped: <why>" (optionally "NAME: skipped:
-# <why>"): it counts nothing, and its reason is repeated before the summary.
+# <why>"): it counts nothing, and its reason is repeated before the summary,
+# as are the names of the tests that failed (tests/lib/suites.sh reads the
+# logs and writes that summary).
 #
 # The quick suites run first, one after another. Then two lanes run side by
 # side: the browser suite (Chromium, mostly the processor's work) beside the
@@ -23,32 +25,7 @@ rm -f "$logs"/*.verdict "$logs"/*.started
 rm -rf "$logs"/*.claim
 suite_timeout=${SUITE_TIMEOUT:-2400}
 
-count_from_log() {   # prints "pass fail" read from a suite log
-    local log=$1 p f line
-    line=$(grep -E '^([A-Za-z-]+: )?[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
-    if [ -n "$line" ]; then
-        p=$(sed -E 's/^([A-Za-z-]+: )?([0-9]+) passed.*/\2/' <<<"$line")
-        f=$(sed -E 's/.* ([0-9]+) failed.*/\1/' <<<"$line")
-        echo "$p $f"; return
-    fi
-    p=$(grep -E '^# pass [0-9]+' "$log" | tail -n 1 | awk '{print $3}')
-    f=$(grep -E '^# fail [0-9]+' "$log" | tail -n 1 | awk '{print $3}')
-    if [ -n "$p" ] && [ -n "$f" ]; then echo "$p $f"; else echo ""; fi
-}
-
-# The failures a log names: the C harness's FAIL and check lines, and each
-# of node's top-level "not ok" with the first lines of its YAML block (the
-# error, expected and actual, where it failed), so that CI's printout alone
-# says why.
-failures_of() {
-    awk '
-        /^(FAIL |    .*check failed)/ { print; next }
-        /^not ok / { print; block = 1; kept = 0; next }
-        block && /^  \.\.\.$/ { block = 0; next }
-        block && /^  ---$/ { next }
-        block && kept < 14 { print; kept++ }
-    ' "$1"
-}
+. "$(dirname "$0")/lib/suites.sh"
 
 run_suite() {        # run_suite NAME COMMAND...: runs it, writes NAME.verdict
     local name=$1; shift
@@ -90,26 +67,6 @@ node_suite() {       # node_suite NAME DIR: every *.test.mjs in DIR
     local files=("$dir"/*.test.mjs)
     [ -e "${files[0]}" ] || return 0
     run_suite "$name" node --test --test-concurrency=1 --test-reporter=tap "${files[@]}"
-}
-
-# Sums the verdicts of the suites that started, in the order NAME...,
-# repeats the skip reasons and prints the closing line; fails if anything
-# failed. A suite that started and left no verdict counts one failure.
-summarize() {
-    local name kind a b total_pass=0 total_fail=0 skipped=()
-    for name in "$@"; do
-        [ -f "$logs/$name.started" ] || continue
-        if [ ! -f "$logs/$name.verdict" ]; then
-            echo "   $name: no verdict (the lane running it died)"
-            total_fail=$((total_fail + 1)); continue
-        fi
-        read -r kind a b <"$logs/$name.verdict"
-        if [ "$kind" = skip ]; then skipped+=("$name: $(cut -d' ' -f2- "$logs/$name.verdict")"); continue; fi
-        total_pass=$((total_pass + a)); total_fail=$((total_fail + b))
-    done
-    for s in "${skipped[@]}"; do echo "skipped (counted neither passed nor failed): $s"; done
-    echo "$total_pass passed, $total_fail failed"
-    [ "$total_fail" -eq 0 ]
 }
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
