@@ -259,15 +259,28 @@ static void simulate(tree_work *tw, const bot_memory *m, rng *r) {
     backup(tw, depth, me, result);
 }
 
-/* Alike on the first three attempts of a turn, three quarters of the
- * budget each: a refusal tells where an unseen stone stands, and the
- * retry's choice matters as much as the first one's. Every attempt
+/* How a turn's attempts share the budget depends on its size. A short
+ * one (under SHORT_BUDGET_PLAYOUTS simulations, or a time under
+ * SHORT_BUDGET_MS when no count is set) is alike on the first three
+ * attempts, three quarters each: a refusal tells where an unseen stone
+ * stands, and a retry starved of simulations chooses badly. Every attempt
  * alike, against search_shares_shrinking, measured +60 Elo on 9x9 and +70
- * on 13x13 at equal time a move; these shares, +23 on 9x9 with 7% less
- * time a move (docs/BOT.md, fifteenth session). From the fourth attempt
- * on a quarter, so that a long run of refusals late in a game stays
- * within a few budgets. */
-const attempt_shares ismcts_attempt_shares = { { 3, 3, 3, 1 }, { 4, 4, 4, 4 } };
+ * on 13x13 at equal time a move; these shares +28.5 [-2.6, +60.1] at 40
+ * ms a decision (docs/BOT.md, fifteenth and sixteenth sessions). From the
+ * fourth attempt on a quarter, so that a long run of refusals late in a
+ * game stays within a few budgets. A longer budget shrinks as the other
+ * players' do: there the retry's half is already thousands of
+ * simulations, and the alike shares measured -16.3 [-44.9, +12.0] over
+ * 468 games at 150 and 300 ms (seventeenth session). */
+#define SHORT_BUDGET_PLAYOUTS 10000
+#define SHORT_BUDGET_MS 100
+static const attempt_shares shares_of_a_short_budget = { { 3, 3, 3, 1 }, { 4, 4, 4, 4 } };
+
+const attempt_shares *ismcts_attempt_shares(const bot_config *cfg) {
+    bool short_budget =
+        cfg->playouts > 0 ? cfg->playouts < SHORT_BUDGET_PLAYOUTS : cfg->time_ms < SHORT_BUDGET_MS;
+    return short_budget ? &shares_of_a_short_budget : &search_shares_shrinking;
+}
 
 /* FNV-1a over what the seat has seen: its view's stones and marks and the
  * facts its memory drew from them (never a pointer, so the hash is the
@@ -347,7 +360,7 @@ point ismcts_choose(const bot_config *cfg, const bot_memory *m, rng *r, double s
     tw->n_nodes = 1;
     board_copy(&tw->sample, &tw->bf.base);
     add_children(tw, 0, tw->scratch, n + 1);
-    search_budget budget = search_budget_for(cfg, &ismcts_attempt_shares, m, start);
+    search_budget budget = search_budget_for(cfg, ismcts_attempt_shares(cfg), m, start);
     long done = 0;
     while (search_continue(&budget, done)) {
         simulate(tw, m, r);

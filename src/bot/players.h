@@ -26,8 +26,9 @@ point flat_choose(const bot_config *cfg, const bot_memory *m, rng *r, double sta
  * budget_playouts (0: a time) and n_cand candidate moves. */
 long flat_pass_period(long budget_playouts, int n_cand);
 point ismcts_choose(const bot_config *cfg, const bot_memory *m, rng *r, double start, long *playouts_out);
-/* How the strong player shares its budget among a turn's attempts. */
-extern const struct attempt_shares ismcts_attempt_shares;
+/* How the strong player of configuration cfg shares its budget among a
+ * turn's attempts (by the budget's size). */
+const struct attempt_shares *ismcts_attempt_shares(const bot_config *cfg);
 /* The textbook ISMCTS with random playouts, the yardstick (reference.c). */
 point reference_choose(const bot_config *cfg, const bot_memory *m, rng *r, double start, long *playouts_out);
 

@@ -271,9 +271,11 @@ TEST(bot_flat_pass_share_follows_the_budget) {
     CHECK_EQ_INT((int)flat_pass_period(1000, 360), 33);
 }
 
-/* A turn's later attempts: the strong player thinks three quarters of its
- * budget on each of the first three, then a quarter; the others halve it,
- * then a third, then a quarter. Playouts and time alike. */
+/* A turn's later attempts: on a short budget (under 10,000 playouts or
+ * 100 ms) the strong player thinks three quarters of it on each of the
+ * first three, then a quarter; on a longer one, and the other players
+ * always, the budget halves, then a third, then a quarter. Playouts and
+ * time alike. */
 static search_budget budget_after(const char *player, int n_tried) {
     bot_config cfg;
     bot_memory m;
@@ -281,7 +283,8 @@ static search_budget budget_after(const char *player, int n_tried) {
     m.view.n_tried = (int16_t)n_tried;
     bool parsed = bot_config_parse(player, &cfg);
     CHECK(parsed);
-    const attempt_shares *shares = cfg.kind == BOT_STRONG ? &ismcts_attempt_shares : &search_shares_shrinking;
+    const attempt_shares *shares =
+        cfg.kind == BOT_STRONG ? ismcts_attempt_shares(&cfg) : &search_shares_shrinking;
     return search_budget_for(&cfg, shares, &m, 10.0);
 }
 
@@ -291,17 +294,31 @@ static double budget_seconds(const char *player, int n_tried) { return budget_af
 TEST(bot_budget_of_a_turns_later_attempts) {
     /*           refusals so far:      0     1     2     3     4     9 */
     static const long strong[] = { 750, 750, 750, 250, 250, 250 };
-    static const long flat[] = { 1000, 500, 333, 250, 250, 250 };
+    static const long shrinking[] = { 1000, 500, 333, 250, 250, 250 };
+    static const long long_budget[] = { 10000, 5000, 3333, 2500, 2500, 2500 };
     static const int tried[] = { 0, 1, 2, 3, 4, 9 };
     for (int i = 0; i < 6; i++) {
         CHECK_EQ_INT((int)budget_playouts("strong:1000", tried[i]), (int)strong[i]);
-        CHECK_EQ_INT((int)budget_playouts("flat:1000", tried[i]), (int)flat[i]);
-        CHECK_EQ_INT((int)budget_playouts("reference:1000", tried[i]), (int)flat[i]);
+        CHECK_EQ_INT((int)budget_playouts("flat:1000", tried[i]), (int)shrinking[i]);
+        CHECK_EQ_INT((int)budget_playouts("reference:1000", tried[i]), (int)shrinking[i]);
+        CHECK_EQ_INT((int)budget_playouts("strong:9999", tried[i]), (int)(strong[i] * 9999 / 1000));
+        CHECK_EQ_INT((int)budget_playouts("strong:10000", tried[i]), (int)long_budget[i]);
     }
-    CHECK(budget_seconds("strong:400ms", 2) > 0.2999 && budget_seconds("strong:400ms", 2) < 0.3001);
-    CHECK(budget_seconds("strong:400ms", 3) > 0.0999 && budget_seconds("strong:400ms", 3) < 0.1001);
+    CHECK(budget_seconds("strong:99ms", 2) > 0.07424 && budget_seconds("strong:99ms", 2) < 0.07426);
+    CHECK(budget_seconds("strong:40ms", 3) > 0.00999 && budget_seconds("strong:40ms", 3) < 0.01001);
+    CHECK(budget_seconds("strong:100ms", 0) > 0.09999 && budget_seconds("strong:100ms", 0) < 0.10001);
+    CHECK(budget_seconds("strong:1000ms", 1) > 0.4999 && budget_seconds("strong:1000ms", 1) < 0.5001);
     CHECK(budget_seconds("flat:400ms", 1) > 0.1999 && budget_seconds("flat:400ms", 1) < 0.2001);
     CHECK_EQ_INT((int)budget_playouts("strong:1", 3), 1); /* never below one simulation */
+}
+
+/* The product's levels: medium's 3,000 playouts are a short budget,
+ * strong's second a long one. */
+TEST(bot_levels_share_their_budgets_by_its_size) {
+    bot_config medium, strong;
+    CHECK(bot_level("medium", &medium) && bot_level("strong", &strong));
+    CHECK(ismcts_attempt_shares(&medium) != &search_shares_shrinking);
+    CHECK(ismcts_attempt_shares(&strong) == &search_shares_shrinking);
 }
 
 /* An illegal answer is learnt: the next decision of the turn is another
