@@ -53,7 +53,10 @@ bool bot_level(const char *level, bot_config *out) {
     return true;
 }
 
-point bot_choose(const bot_config *cfg, const bot_memory *m, uint64_t seed, bot_stats *stats_out) {
+void bot_carry_init(bot_carry *c) { memset(c, 0, sizeof *c); }
+
+point bot_choose(const bot_config *cfg, const bot_memory *m, uint64_t seed, bot_carry *carry,
+                 bot_stats *stats_out) {
     assert(m->view.to_move == m->me);
     double start = now_monotonic_s();
     rng r;
@@ -65,7 +68,7 @@ point bot_choose(const bot_config *cfg, const bot_memory *m, uint64_t seed, bot_
     else if (cfg->kind == BOT_HEURISTIC) choice = heuristic_choose(m, &r);
     else if (cfg->kind == BOT_FLAT) choice = flat_choose(cfg, m, &r, start, &playouts);
     else if (cfg->kind == BOT_REFERENCE) choice = reference_choose(cfg, m, &r, start, &playouts);
-    else choice = ismcts_choose(cfg, m, &r, start, &playouts);
+    else choice = ismcts_choose(cfg, m, &r, start, carry, &playouts);
     if (stats_out) *stats_out = (bot_stats){ playouts, now_monotonic_s() - start };
     return choice;
 }

@@ -4,14 +4,15 @@
  * of the observations the visibility filter (engine/view.h) gave its own
  * colour, exactly what a human in that seat receives. It never sees a
  * referee. Given the same memory and the same seed, bot_choose makes the
- * same decision (when its budget is counted in playouts, not time), so two
- * games that differ only in what the player cannot see get the same play.
+ * same decision (when its budget is counted in playouts, not time; with a
+ * carry, given the same carry too), so two games that differ only in what
+ * the player cannot see get the same play.
  *
  * Usage, for one seat:
  *     bot_memory m;  bot_memory_init(&m, &settings, WHITE);
  *     for each event seq: view_observe(r, VIEWER_WHITE, seq, &ob);
  *                         bot_memory_apply(&m, &ob);
- *     point p = bot_choose(&config, &m, seed, NULL);   (PASS_POINT: pass)
+ *     point p = bot_choose(&config, &m, seed, &carry, NULL);   (PASS_POINT: pass)
  * After an illegal answer, fold the new observation in and ask again: the
  * player has learnt the stone and never repeats a point of this turn.
  *
@@ -69,6 +70,28 @@ typedef struct bot_memory {
     int16_t opp_turn[BOARD_MAX_POINTS]; /* turn of the latest fact at p */
 } bot_memory;
 
+/* What the strong player carries from one attempt of a turn to the next:
+ * the root's statistics of the attempt just refused, which the retry
+ * starts from at half weight instead of from nothing (a refusal moves the
+ * belief by one stone, so most of what the search learnt still holds).
+ * Owned by the caller, one per seat, zeroed by bot_carry_init. Each
+ * decision reads it only when it was written by the attempt just before,
+ * in the same position (else it carries nothing), then writes it, so a
+ * caller may keep one per seat across games. Derived from the seat's own
+ * decisions only: as fair as the memory. About 10 KiB. */
+typedef struct bot_carry {
+    bool valid;
+    int32_t seq, turn, n_tried; /* the view of the decision that wrote it */
+    uint64_t position;          /* its stones and public counts, hashed */
+    float root_n, root_w;
+    /* per point, PASS at BOARD_MAX_POINTS: the root child's simulations and
+     * wins, and its AMAF simulations and wins without the child's prior */
+    float n[BOARD_MAX_POINTS + 1], w[BOARD_MAX_POINTS + 1];
+    float rn[BOARD_MAX_POINTS + 1], rw[BOARD_MAX_POINTS + 1];
+} bot_carry;
+
+void bot_carry_init(bot_carry *c);
+
 typedef struct bot_stats {
     long playouts;  /* simulations run for the decision */
     double seconds; /* wall-clock time spent */
@@ -92,7 +115,9 @@ void bot_memory_apply(bot_memory *m, const observation *ob);
 
 /* The player's next action when it is its turn: a point to attempt, or
  * PASS_POINT. Never a point holding its own stone or already tried this
- * turn. stats_out may be NULL. Thread-safe: no shared state. */
-point bot_choose(const bot_config *cfg, const bot_memory *m, uint64_t seed, bot_stats *stats_out);
+ * turn. carry (the seat's, see bot_carry) and stats_out may be NULL.
+ * Thread-safe: no shared state but the caller's carry. */
+point bot_choose(const bot_config *cfg, const bot_memory *m, uint64_t seed, bot_carry *carry,
+                 bot_stats *stats_out);
 
 #endif

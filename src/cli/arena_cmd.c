@@ -118,6 +118,7 @@ typedef struct game_ctx {
     referee *r;
     int colour[2];
     bot_memory *mem;      /* [colour]: the built-in players' memories */
+    bot_carry *carry;     /* [colour]: their carries (bot_carry) */
     gtp_client **engines; /* [who] */
     game_record *rec;
     uint64_t seed;
@@ -239,7 +240,8 @@ static bool take_turn(game_ctx *g, int seen) {
     if (is_gtp(g, who)) {
         if (!engine_choose(g, who, &act, &st.seconds)) return false;
     } else {
-        point p = bot_choose(&g->ar->player[who], &g->mem[colour], seed_of_decision(g->seed, seen), &st);
+        point p = bot_choose(&g->ar->player[who], &g->mem[colour], seed_of_decision(g->seed, seen),
+                             &g->carry[colour], &st);
         act = (action){ p == PASS_POINT ? ACT_PASS : ACT_ATTEMPT, colour, p };
     }
     const ref_event *ev;
@@ -310,18 +312,22 @@ static void play_game(const arena *ar, int index, game_record *rec, gtp_client *
                    referee_new(&ar->settings),
                    { rec->a_black ? BLACK : WHITE, rec->a_black ? WHITE : BLACK },
                    malloc(3 * sizeof(bot_memory)),
+                   malloc(3 * sizeof(bot_carry)),
                    engines,
                    rec,
                    seed_of_game(ar->seed, ar->sprt_on ? index / 2 : index),
                    index };
-    if (!g.r || !g.mem) {
+    if (!g.r || !g.mem || !g.carry) {
         rec->refused = 1;
         referee_free(g.r);
         free(g.mem);
+        free(g.carry);
         return;
     }
     bot_memory_init(&g.mem[BLACK], &ar->settings, BLACK);
     bot_memory_init(&g.mem[WHITE], &ar->settings, WHITE);
+    bot_carry_init(&g.carry[BLACK]);
+    bot_carry_init(&g.carry[WHITE]);
     for (int who = 0; who < 2; who++)
         if (is_gtp(&g, who) && referee_to_move(g.r) != EMPTY) engine_new_game(&g, who);
     if (rec->forfeit < 0) play_opening(&g);
@@ -339,6 +345,7 @@ static void play_game(const arena *ar, int index, game_record *rec, gtp_client *
     rec->a_score = res.winner == EMPTY ? 0.5 : res.winner == a_colour ? 1.0 : 0.0;
     if (ar->sgf_dir) write_sgf(&g);
     free(g.mem);
+    free(g.carry);
     referee_free(g.r);
 }
 

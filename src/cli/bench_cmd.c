@@ -179,7 +179,7 @@ static referee *middle_game(const game_settings *s, bot_memory mem[3]) {
     int seen = 0, target = s->size * s->size / 5;
     for (uint64_t seed = 1; r && referee_to_move(r) != EMPTY && mem[BLACK].view.moves[BLACK] * 2 < target; seed++) {
         int c = referee_to_move(r);
-        point p = bot_choose(&random_player, &mem[c], seed, NULL);
+        point p = bot_choose(&random_player, &mem[c], seed, NULL, NULL);
         action a = { p == PASS_POINT ? ACT_PASS : ACT_ATTEMPT, c, p };
         if (referee_apply(r, a, NULL) != REFUSE_NONE) break;
         for (observation ob; seen < referee_event_count(r);) {

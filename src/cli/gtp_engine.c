@@ -44,6 +44,7 @@ struct gtp_engine {
     game_settings settings; /* the table, as the controller set it */
     int seat;               /* BLACK, WHITE, or EMPTY until chosen */
     bot_memory memory;      /* the seat's knowledge; valid once seated */
+    bot_carry carry;        /* the search's carry from attempt to attempt */
     /* time_settings and time_left, in seconds; no limit when !timed */
     bool timed;
     int main_s, byo_s, byo_stones;
@@ -86,6 +87,7 @@ static bool started(const gtp_engine *e) { return e->seat != EMPTY && e->memory.
 /* A fresh game with the current settings (keeps the seat and the seed). */
 static void new_game(gtp_engine *e) {
     if (e->seat != EMPTY) bot_memory_init(&e->memory, &e->settings, e->seat);
+    bot_carry_init(&e->carry);
     e->left_known = false;
 }
 
@@ -350,7 +352,7 @@ static bool cmd_genmove(gtp_engine *e, const args *a, reply *r) {
     bot_config cfg = e->config;
     int cap = clock_cap_ms(e);
     if (cap > 0 && (cfg.time_ms == 0 || cap < cfg.time_ms)) cfg.time_ms = cap;
-    point p = bot_choose(&cfg, &e->memory, seed_of_decision(e->seed, v->seq), NULL);
+    point p = bot_choose(&cfg, &e->memory, seed_of_decision(e->seed, v->seq), &e->carry, NULL);
     char buf[VERTEX_BUF];
     return say(r, "%s", vertex_format(p, e->settings.size, buf));
 }

@@ -20,30 +20,86 @@
  * sets the number of workers (one per core otherwise). */
 #include "games/computer_player.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "bot/bot.h"
+#include "games/secrets.h"
+
+/* The bot's carries (bot_carry), one per computer seat of the games
+ * thought about lately, so that a retry after a refusal starts from the
+ * refused attempt's statistics. A seat's slot is chosen by its game id;
+ * two seats sharing a slot overwrite each other, which costs only
+ * strength (a carry another seat wrote never applies, bot_carry). Held in
+ * memory only: a restarted server, or another server of a cluster,
+ * carries nothing, and the retry searches from scratch as before. */
+#define CARRY_SLOTS 64
+
+typedef struct carry_slot {
+    char game_id[GAME_ID_LEN + 1];
+    int color;
+    bot_carry carry;
+} carry_slot;
 
 typedef struct computer_ctx {
     int test_playouts;
+    pthread_mutex_t carry_lock;
+    carry_slot carries[CARRY_SLOTS];
 } computer_ctx;
 
+/* What one decision allocates around the bot's own allocation. */
+typedef struct decision_input {
+    bot_memory memory;
+    bot_carry carry;
+} decision_input;
+
+static carry_slot *slot_of_seat(computer_ctx *cc, const char *game_id, int color) {
+    uint32_t h = 2166136261u;
+    for (const char *c = game_id; *c; c++) h = (h ^ (uint8_t)*c) * 16777619u;
+    h = (h ^ (uint32_t)color) * 16777619u;
+    return &cc->carries[h % CARRY_SLOTS];
+}
+
+/* Copies the seat's carry into out (an empty one if its slot holds another
+ * seat's, or the id is longer than the slot keeps). */
+static void carry_fetch(computer_ctx *cc, const char *game_id, int color, bot_carry *out) {
+    bot_carry_init(out);
+    if (strlen(game_id) > GAME_ID_LEN) return;
+    carry_slot *slot = slot_of_seat(cc, game_id, color);
+    pthread_mutex_lock(&cc->carry_lock);
+    if (slot->color == color && !strcmp(slot->game_id, game_id)) *out = slot->carry;
+    pthread_mutex_unlock(&cc->carry_lock);
+}
+
+static void carry_store(computer_ctx *cc, const char *game_id, int color, const bot_carry *carry) {
+    if (strlen(game_id) > GAME_ID_LEN) return;
+    carry_slot *slot = slot_of_seat(cc, game_id, color);
+    pthread_mutex_lock(&cc->carry_lock);
+    snprintf(slot->game_id, sizeof slot->game_id, "%s", game_id);
+    slot->color = color;
+    slot->carry = *carry;
+    pthread_mutex_unlock(&cc->carry_lock);
+}
+
 static bool computer_choose(void *ctx, const bot_request *rq, action *out) {
-    const computer_ctx *cc = ctx;
+    computer_ctx *cc = ctx;
     bot_config cfg;
     if (!bot_level(rq->level, &cfg)) return false;
     if (cc->test_playouts > 0) cfg = (bot_config){ cfg.kind, cc->test_playouts, 0, NULL };
     cfg.share = rq->share;
     if (rq->think_ms > 0 && (cfg.time_ms == 0 || cfg.time_ms > rq->think_ms)) cfg.time_ms = (int)rq->think_ms;
-    bot_memory *m = malloc(sizeof *m);
-    if (!m) return false;
+    decision_input *in = malloc(sizeof *in);
+    if (!in) return false;
+    bot_memory *m = &in->memory;
     bot_memory_init(m, &rq->vw->settings, rq->color);
     for (int i = 0; i < rq->n_obs; i++) bot_memory_apply(m, &rq->obs[i]);
-    point p = bot_choose(&cfg, m, rq->seed, NULL);
-    free(m);
+    carry_fetch(cc, rq->game_id, rq->color, &in->carry);
+    point p = bot_choose(&cfg, m, rq->seed, &in->carry, NULL);
+    carry_store(cc, rq->game_id, rq->color, &in->carry);
+    free(in);
     if (p != PASS_POINT && (rq->vw->stone[p] == rq->color || (rq->vw->mark[p] & VIEW_TRIED))) {
         /* Never expected: the seat's own view forbids the point. Logged so
          * tests notice; the games module then asks again. */
@@ -56,7 +112,7 @@ static bool computer_choose(void *ctx, const bot_request *rq, action *out) {
 }
 
 computer *computer_player_start(registry *gm) {
-    static computer_ctx ctx;
+    static computer_ctx ctx = { .carry_lock = PTHREAD_MUTEX_INITIALIZER };
     const char *budget = getenv("PHANTOMGO_BOT_PLAYOUTS");
     ctx.test_playouts = budget ? atoi(budget) : 0;
     const char *threads = getenv("PHANTOMGO_COMPUTER_THREADS");

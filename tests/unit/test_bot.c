@@ -33,30 +33,39 @@ TEST(bot_fair_hidden_stone_changes_nothing) {
         duel_play(b, "J9");
         CHECK(same_memory(a, b, BLACK));
         for (uint64_t seed = 1; seed <= 3; seed++)
-            CHECK_EQ_INT(bot_choose(&cfg, &a->mem[BLACK], seed, NULL),
-                         bot_choose(&cfg, &b->mem[BLACK], seed, NULL));
+            CHECK_EQ_INT(bot_choose(&cfg, &a->mem[BLACK], seed, NULL, NULL),
+                         bot_choose(&cfg, &b->mem[BLACK], seed, NULL, NULL));
         duel_free(a);
         duel_free(b);
     }
 }
 
 /* Over a game against two different hidden White scripts: as long as
- * Black's observations are the same, its decisions are the same. */
-TEST(bot_fair_over_a_game) {
+ * Black's observations are the same, its decisions are the same, with
+ * each game's own carry (bot_carry) too. */
+static void fair_over_a_game(bool carrying) {
     static const char *const white_a[] = { "A1", "C1", "E1", "G1", "J1", "A3", "J3", "A5", "J5", "A7" };
     static const char *const white_b[] = { "A9", "C9", "E9", "G9", "J9", "A8", "J8", "B9", "H9", "J7" };
     game_settings s = settings_default();
     bot_config cfg;
     CHECK(bot_config_parse("strong:150", &cfg));
     duel *a = duel_new(&s), *b = duel_new(&s);
+    static bot_carry carry_a, carry_b;
+    bot_carry_init(&carry_a);
+    bot_carry_init(&carry_b);
     int compared = 0;
     for (int turn = 0; turn < 10 && same_memory(a, b, BLACK); turn++) {
         /* Black until its move lands (the same in both games while equal). */
         while (referee_to_move(a->ref) == BLACK && same_memory(a, b, BLACK)) {
             point pa, pb;
-            CHECK_EQ_INT(duel_bot_step(a, &cfg, 77 + (uint64_t)a->seen, &pa), REFUSE_NONE);
-            CHECK_EQ_INT(duel_bot_step(b, &cfg, 77 + (uint64_t)b->seen, &pb), REFUSE_NONE);
+            CHECK_EQ_INT(
+                duel_bot_step_carrying(a, &cfg, 77 + (uint64_t)a->seen, carrying ? &carry_a : NULL, &pa),
+                REFUSE_NONE);
+            CHECK_EQ_INT(
+                duel_bot_step_carrying(b, &cfg, 77 + (uint64_t)b->seen, carrying ? &carry_b : NULL, &pb),
+                REFUSE_NONE);
             CHECK_EQ_INT(pa, pb);
+            CHECK(!carrying || memcmp(&carry_a, &carry_b, sizeof carry_a) == 0);
             compared++;
         }
         if (referee_to_move(a->ref) != WHITE || referee_to_move(b->ref) != WHITE) break;
@@ -67,16 +76,71 @@ TEST(bot_fair_over_a_game) {
     duel_free(b);
 }
 
+TEST(bot_fair_over_a_game) { fair_over_a_game(false); }
+
+TEST(bot_fair_over_a_game_with_a_carry) { fair_over_a_game(true); }
+
+/* A carry is read only by the attempt right after the one that wrote it,
+ * once that attempt was refused:
+ *
+ *       A B C D E F G H J
+ *     6 . . . . . . . . .    Black played E5, White D5 (unseen by Black).
+ *     5 . . . w B . . . .    Black's carry is written by a decision, then
+ *     4 . . . . . . . . .    D5 is tried and refused: the retry starts from
+ *                            the carry (the same decision for the same carry
+ *     and seed), while a decision asked twice, or a turn later, ignores it. */
+TEST(bot_carry_starts_only_the_retry_just_after) {
+    game_settings s = settings_default();
+    bot_config cfg;
+    CHECK(bot_config_parse("strong:300", &cfg));
+    duel *d = duel_new(&s);
+    CHECK_EQ_INT(duel_play(d, "E5"), REFUSE_NONE);
+    CHECK_EQ_INT(duel_play(d, "D5"), REFUSE_NONE);
+    static bot_carry carry, copy, again;
+    bot_carry_init(&carry);
+    point first = bot_choose(&cfg, &d->mem[BLACK], 1, &carry, NULL);
+    CHECK(carry.valid);
+    /* Asked again at the same point of the game: the carry does not apply. */
+    again = carry;
+    CHECK_EQ_INT(bot_choose(&cfg, &d->mem[BLACK], 1, &again, NULL), first);
+
+    CHECK_EQ_INT(duel_play(d, "D5"), REFUSE_NONE); /* an attempt the referee answers "illegal" */
+    CHECK_EQ_INT(referee_to_move(d->ref), BLACK);
+    bool differs = false;
+    for (uint64_t seed = 1; seed <= 12; seed++) {
+        copy = carry;
+        again = carry;
+        point with = bot_choose(&cfg, &d->mem[BLACK], seed, &copy, NULL);
+        CHECK_EQ_INT(bot_choose(&cfg, &d->mem[BLACK], seed, &again, NULL), with);
+        CHECK(with != duel_point(d, "D5"));
+        differs |= with != bot_choose(&cfg, &d->mem[BLACK], seed, NULL, NULL);
+    }
+    CHECK(differs);
+
+    /* A turn later the carry of the retry is stale. */
+    copy = carry;
+    point retry;
+    CHECK_EQ_INT(duel_bot_step_carrying(d, &cfg, 3, &copy, &retry), REFUSE_NONE);
+    CHECK_EQ_INT(referee_to_move(d->ref), WHITE);
+    CHECK_EQ_INT(duel_play(d, "pass"), REFUSE_NONE);
+    for (uint64_t seed = 1; seed <= 4; seed++) {
+        again = copy;
+        CHECK_EQ_INT(bot_choose(&cfg, &d->mem[BLACK], seed, &again, NULL),
+                     bot_choose(&cfg, &d->mem[BLACK], seed, NULL, NULL));
+    }
+    duel_free(d);
+}
+
 TEST(bot_same_seed_same_decision_other_seed_may_differ) {
     game_settings s = settings_default();
     bot_config cfg;
     CHECK(bot_config_parse("flat:100", &cfg));
     duel *d = duel_new(&s);
-    point first = bot_choose(&cfg, &d->mem[BLACK], 5, NULL);
-    CHECK_EQ_INT(bot_choose(&cfg, &d->mem[BLACK], 5, NULL), first);
+    point first = bot_choose(&cfg, &d->mem[BLACK], 5, NULL, NULL);
+    CHECK_EQ_INT(bot_choose(&cfg, &d->mem[BLACK], 5, NULL, NULL), first);
     bool differs = false;
     for (uint64_t seed = 6; seed < 30 && !differs; seed++)
-        differs = bot_choose(&cfg, &d->mem[BLACK], seed, NULL) != first;
+        differs = bot_choose(&cfg, &d->mem[BLACK], seed, NULL, NULL) != first;
     CHECK(differs);
     duel_free(d);
 }
@@ -205,7 +269,7 @@ TEST(bot_passes_when_passing_wins) {
     d = duel_new(&s);
     duel_play(d, "E5");
     duel_play(d, "pass");
-    CHECK_EQ_INT(bot_choose(&cfg, &d->mem[BLACK], 9, NULL), PASS_POINT);
+    CHECK_EQ_INT(bot_choose(&cfg, &d->mem[BLACK], 9, NULL, NULL), PASS_POINT);
     duel_free(d);
 }
 
@@ -249,10 +313,10 @@ TEST(bot_flat_does_not_pass_early_by_chance) {
     bot_config one, thirty;
     CHECK(bot_config_parse("flat:1", &one));
     CHECK(bot_config_parse("flat:30", &thirty));
-    CHECK(bot_choose(&one, &d->mem[WHITE], 1, NULL) != PASS_POINT);
+    CHECK(bot_choose(&one, &d->mem[WHITE], 1, NULL, NULL) != PASS_POINT);
     int passes = 0;
     for (uint64_t seed = 1; seed <= 100; seed++)
-        passes += bot_choose(&thirty, &d->mem[WHITE], seed, NULL) == PASS_POINT;
+        passes += bot_choose(&thirty, &d->mem[WHITE], seed, NULL, NULL) == PASS_POINT;
     CHECK(passes <= 1);
     duel_free(d);
 }
@@ -333,7 +397,7 @@ TEST(bot_chooses_again_after_an_illegal_answer) {
     CHECK_EQ_INT(duel_play(d, "E5"), REFUSE_NONE); /* Black finds it */
     CHECK(d->mem[BLACK].view.mark[duel_point(d, "E5")] & VIEW_TRIED);
     for (uint64_t seed = 1; seed <= 5; seed++)
-        CHECK(bot_choose(&cfg, &d->mem[BLACK], seed, NULL) != duel_point(d, "E5"));
+        CHECK(bot_choose(&cfg, &d->mem[BLACK], seed, NULL, NULL) != duel_point(d, "E5"));
     duel_free(d);
 }
 

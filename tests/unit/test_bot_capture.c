@@ -23,7 +23,7 @@ static duel *capture_go_after_a_found_stone(const char *ours, const char *theirs
 /* Black's decision is `vertex` for every seed from 1 to `seeds`. */
 static void check_black_plays(duel *d, const bot_config *cfg, uint64_t seeds, const char *vertex) {
     for (uint64_t seed = 1; seed <= seeds; seed++)
-        CHECK_EQ_INT(bot_choose(cfg, &d->mem[BLACK], seed, NULL), duel_point(d, vertex));
+        CHECK_EQ_INT(bot_choose(cfg, &d->mem[BLACK], seed, NULL, NULL), duel_point(d, vertex));
 }
 
 /* Black has found White's hidden corner stone at A1 next to its own

@@ -50,8 +50,13 @@ static refusal apply_point(duel *d, point p) {
 refusal duel_play(duel *d, const char *vertex) { return apply_point(d, duel_point(d, vertex)); }
 
 refusal duel_bot_step(duel *d, const bot_config *cfg, uint64_t seed, point *chosen) {
+    return duel_bot_step_carrying(d, cfg, seed, NULL, chosen);
+}
+
+refusal duel_bot_step_carrying(duel *d, const bot_config *cfg, uint64_t seed, bot_carry *carry,
+                               point *chosen) {
     duel_sync(d);
     int c = referee_to_move(d->ref);
-    *chosen = bot_choose(cfg, &d->mem[c], seed, NULL);
+    *chosen = bot_choose(cfg, &d->mem[c], seed, carry, NULL);
     return apply_point(d, *chosen);
 }

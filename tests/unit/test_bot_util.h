@@ -30,6 +30,10 @@ refusal duel_play(duel *d, const char *vertex);
 /* Asks the bot of the colour to move for its action (after syncing) and
  * applies it; returns the refusal and stores the point in *chosen. */
 refusal duel_bot_step(duel *d, const bot_config *cfg, uint64_t seed, point *chosen);
+/* The same with the seat's carry (bot_carry), as the arena and the
+ * server keep one. */
+refusal duel_bot_step_carrying(duel *d, const bot_config *cfg, uint64_t seed, bot_carry *carry,
+                               point *chosen);
 
 /* The point of a vertex on this game's board. */
 point duel_point(const duel *d, const char *vertex);
