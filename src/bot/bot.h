@@ -73,7 +73,8 @@ typedef struct bot_memory {
 /* What the strong player carries from one attempt of a turn to the next:
  * the root's statistics of the attempt just refused, which the retry
  * starts from at half weight instead of from nothing (a refusal moves the
- * belief by one stone, so most of what the search learnt still holds).
+ * belief by one stone, so most of what the search learnt still holds);
+ * on a short budget only (ismcts.c: the medium level, not the strong).
  * Owned by the caller, one per seat, zeroed by bot_carry_init. Each
  * decision reads it only when it was written by the attempt just before,
  * in the same position (else it carries nothing), then writes it, so a

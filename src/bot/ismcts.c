@@ -276,10 +276,12 @@ static void simulate(tree_work *tw, const bot_memory *m, rng *r) {
 #define SHORT_BUDGET_MS 100
 static const attempt_shares shares_of_a_short_budget = { { 3, 3, 3, 1 }, { 4, 4, 4, 4 } };
 
+static bool is_short_budget(const bot_config *cfg) {
+    return cfg->playouts > 0 ? cfg->playouts < SHORT_BUDGET_PLAYOUTS : cfg->time_ms < SHORT_BUDGET_MS;
+}
+
 const attempt_shares *ismcts_attempt_shares(const bot_config *cfg) {
-    bool short_budget =
-        cfg->playouts > 0 ? cfg->playouts < SHORT_BUDGET_PLAYOUTS : cfg->time_ms < SHORT_BUDGET_MS;
-    return short_budget ? &shares_of_a_short_budget : &search_shares_shrinking;
+    return is_short_budget(cfg) ? &shares_of_a_short_budget : &search_shares_shrinking;
 }
 
 /* FNV-1a over what the seat has seen: its view's stones and marks and the
@@ -328,9 +330,12 @@ static point root_choice(const tree_work *tw, const bot_memory *m, rng *r) {
     return choice;
 }
 
-/* A retry starts from the refused attempt's root statistics at this
- * weight (bot_carry): measured +33.1 Elo [+6.7, +59.8] at 40 ms a
- * decision on 9x9 against no carry (docs/BOT.md, eighteenth session). */
+/* On a short budget (is_short_budget), a retry starts from the refused
+ * attempt's root statistics at this weight (bot_carry): against no carry,
+ * +33.1 Elo [+6.7, +59.8] at 40 ms a decision on 9x9 and 85 of 120
+ * games at 1,000 playouts on 13x13; at 150 ms on 9x9, 19 of 48 (too few
+ * to tell, so a longer budget, the strong level's, carries nothing yet;
+ * docs/BOT.md, eighteenth session). */
 #define CARRY_WEIGHT 0.5
 
 /* FNV-1a over what a refusal leaves unchanged: our stones and the public
@@ -429,7 +434,7 @@ point ismcts_choose(const bot_config *cfg, const bot_memory *m, rng *r, double s
     tw->n_nodes = 1;
     board_copy(&tw->sample, &tw->bf.base);
     add_children(tw, 0, tw->scratch, n + 1);
-    if (carry_applies(carry, m)) carry_load(tw, carry);
+    if (is_short_budget(cfg) && carry_applies(carry, m)) carry_load(tw, carry);
     search_budget budget = search_budget_for(cfg, ismcts_attempt_shares(cfg), m, start);
     long done = 0;
     while (search_continue(&budget, done)) {

@@ -88,7 +88,8 @@ TEST(bot_fair_over_a_game_with_a_carry) { fair_over_a_game(true); }
  *     5 . . . w B . . . .    Black's carry is written by a decision, then
  *     4 . . . . . . . . .    D5 is tried and refused: the retry starts from
  *                            the carry (the same decision for the same carry
- *     and seed), while a decision asked twice, or a turn later, ignores it. */
+ *     and seed) on a short budget, while a decision asked twice, a turn
+ *     later or on a long budget ignores it. */
 TEST(bot_carry_starts_only_the_retry_just_after) {
     game_settings s = settings_default();
     bot_config cfg;
@@ -116,6 +117,13 @@ TEST(bot_carry_starts_only_the_retry_just_after) {
         differs |= with != bot_choose(&cfg, &d->mem[BLACK], seed, NULL, NULL);
     }
     CHECK(differs);
+
+    /* A long budget (the strong level's) carries nothing. */
+    bot_config long_budget;
+    CHECK(bot_config_parse("strong:10000", &long_budget));
+    copy = carry;
+    CHECK_EQ_INT(bot_choose(&long_budget, &d->mem[BLACK], 2, &copy, NULL),
+                 bot_choose(&long_budget, &d->mem[BLACK], 2, NULL, NULL));
 
     /* A turn later the carry of the retry is stale. */
     copy = carry;
