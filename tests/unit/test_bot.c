@@ -80,6 +80,15 @@ TEST(bot_fair_over_a_game) { fair_over_a_game(false); }
 
 TEST(bot_fair_over_a_game_with_a_carry) { fair_over_a_game(true); }
 
+/* A 9x9 game after Black's first action and White's (vertices or "pass"). */
+static duel *duel_after(const char *black, const char *white) {
+    game_settings s = settings_default();
+    duel *d = duel_new(&s);
+    CHECK_EQ_INT(duel_play(d, black), REFUSE_NONE);
+    CHECK_EQ_INT(duel_play(d, white), REFUSE_NONE);
+    return d;
+}
+
 /* A carry is read only by the attempt right after the one that wrote it,
  * once that attempt was refused:
  *
@@ -91,12 +100,9 @@ TEST(bot_fair_over_a_game_with_a_carry) { fair_over_a_game(true); }
  *     and seed) on a short budget, while a decision asked twice, a turn
  *     later or on a long budget ignores it. */
 TEST(bot_carry_starts_only_the_retry_just_after) {
-    game_settings s = settings_default();
     bot_config cfg;
     CHECK(bot_config_parse("strong:300", &cfg));
-    duel *d = duel_new(&s);
-    CHECK_EQ_INT(duel_play(d, "E5"), REFUSE_NONE);
-    CHECK_EQ_INT(duel_play(d, "D5"), REFUSE_NONE);
+    duel *d = duel_after("E5", "D5");
     static bot_carry carry, copy, again;
     bot_carry_init(&carry);
     point first = bot_choose(&cfg, &d->mem[BLACK], 1, &carry, NULL);
@@ -262,21 +268,16 @@ TEST(bot_every_kind_plays_whole_5x5_games_plane_and_torus) {
 /* After Black's move White passes: passing now ends the game with Black
  * owning the whole board, so Black passes. */
 TEST(bot_passes_when_passing_wins) {
-    game_settings s = settings_default();
     bot_config cfg;
     CHECK(bot_config_parse("strong:300", &cfg));
-    duel *d = duel_new(&s);
-    CHECK_EQ_INT(duel_play(d, "E5"), REFUSE_NONE);
-    CHECK_EQ_INT(duel_play(d, "pass"), REFUSE_NONE);
+    duel *d = duel_after("E5", "pass");
     point p;
     CHECK_EQ_INT(duel_bot_step(d, &cfg, 9, &p), REFUSE_NONE);
     CHECK_EQ_INT(p, PASS_POINT);
     CHECK_EQ_INT(referee_result(d->ref).winner, BLACK);
     CHECK(bot_config_parse("flat:300", &cfg));
     duel_free(d);
-    d = duel_new(&s);
-    duel_play(d, "E5");
-    duel_play(d, "pass");
+    d = duel_after("E5", "pass");
     CHECK_EQ_INT(bot_choose(&cfg, &d->mem[BLACK], 9, NULL, NULL), PASS_POINT);
     duel_free(d);
 }
