@@ -76,9 +76,9 @@ typedef struct bot_memory {
  * belief by one stone, so most of what the search learnt still holds);
  * on a short budget only (ismcts.c: the medium level, not the strong).
  * Owned by the caller, one per seat, zeroed by bot_carry_init. Each
- * decision reads it only when it was written by the attempt just before,
- * in the same position (else it carries nothing), then writes it, so a
- * caller may keep one per seat across games. Derived from the seat's own
+ * decision on a short budget reads it only when it was written by the
+ * attempt just before, in the same position (else it carries nothing),
+ * then writes it, so a caller may keep one per seat across games. Derived from the seat's own
  * decisions only: as fair as the memory. About 10 KiB. */
 typedef struct bot_carry {
     bool valid;

@@ -287,13 +287,24 @@ const attempt_shares *ismcts_attempt_shares(const bot_config *cfg) {
 /* FNV-1a over what the seat has seen: its view's stones and marks and the
  * facts its memory drew from them (never a pointer, so the hash is the
  * same in every process). */
+#define FNV_OFFSET 0xcbf29ce484222325ull
+#define FNV_PRIME 0x100000001b3ull
+
+/* FNV-1a: folds the value v into the hash h. */
+static uint64_t fnv_fold(uint64_t h, uint64_t v) { return (h ^ v) * FNV_PRIME; }
+
+static uint64_t fnv_fold_bytes(uint64_t h, const uint8_t *bytes, int n) {
+    for (int i = 0; i < n; i++) h = fnv_fold(h, bytes[i]);
+    return h;
+}
+
 static uint64_t view_hash(const bot_memory *m) {
-    uint64_t h = 0xcbf29ce484222325ull;
     int n = m->view.settings.size * m->view.settings.size;
-    const uint8_t *parts[3] = { m->view.stone, m->view.mark, m->opp };
-    for (int k = 0; k < 3; k++)
-        for (int i = 0; i < n; i++) h = (h ^ parts[k][i]) * 0x100000001b3ull;
-    return (h ^ (uint64_t)m->view.seq) * 0x100000001b3ull;
+    uint64_t h = FNV_OFFSET;
+    h = fnv_fold_bytes(h, m->view.stone, n);
+    h = fnv_fold_bytes(h, m->view.mark, n);
+    h = fnv_fold_bytes(h, m->opp, n);
+    return fnv_fold(h, (uint64_t)m->view.seq);
 }
 
 /* The move to play: not always the most simulated one, but one drawn at
@@ -342,13 +353,11 @@ static point root_choice(const tree_work *tw, const bot_memory *m, rng *r) {
  * counts. With the turn and the number of tried points it tells the
  * attempt just before from any other decision. */
 static uint64_t position_hash(const bot_memory *m) {
-    uint64_t h = 0xcbf29ce484222325ull;
     int n = m->view.settings.size * m->view.settings.size;
-    for (int i = 0; i < n; i++) h = (h ^ m->view.stone[i]) * 0x100000001b3ull;
+    uint64_t h = fnv_fold_bytes(FNV_OFFSET, m->view.stone, n);
     const int32_t counts[] = { n, m->view.moves[BLACK], m->view.moves[WHITE], m->view.on_board[BLACK],
                                m->view.on_board[WHITE] };
-    for (size_t k = 0; k < sizeof counts / sizeof counts[0]; k++)
-        h = (h ^ (uint64_t)(uint32_t)counts[k]) * 0x100000001b3ull;
+    for (size_t k = 0; k < sizeof counts / sizeof counts[0]; k++) h = fnv_fold(h, (uint32_t)counts[k]);
     return h;
 }
 
@@ -418,14 +427,10 @@ static void tree_free(tree_work *tw) { free(tw); }
 point ismcts_choose(const bot_config *cfg, const bot_memory *m, rng *r, double start, bot_carry *carry,
                     long *playouts_out) {
     tree_work *tw = tree_new(cfg, m);
-    if (!tw) {
-        if (carry) bot_carry_init(carry);
-        return heuristic_choose(m, r);
-    }
+    if (!tw) return heuristic_choose(m, r);
     int n = search_candidates(m, &tw->bf.base, tw->scratch);
     if (n == 0) {
         tree_free(tw);
-        if (carry) bot_carry_init(carry);
         *playouts_out = 0;
         return PASS_POINT;
     }
@@ -434,7 +439,10 @@ point ismcts_choose(const bot_config *cfg, const bot_memory *m, rng *r, double s
     tw->n_nodes = 1;
     board_copy(&tw->sample, &tw->bf.base);
     add_children(tw, 0, tw->scratch, n + 1);
-    if (is_short_budget(cfg) && carry_applies(carry, m)) carry_load(tw, carry);
+    /* A carry left unwritten (no search, a long budget) is never read:
+     * carry_applies wants the decision just before. */
+    bot_carry *carrying = is_short_budget(cfg) ? carry : NULL;
+    if (carry_applies(carrying, m)) carry_load(tw, carrying);
     search_budget budget = search_budget_for(cfg, ismcts_attempt_shares(cfg), m, start);
     long done = 0;
     while (search_continue(&budget, done)) {
@@ -442,7 +450,7 @@ point ismcts_choose(const bot_config *cfg, const bot_memory *m, rng *r, double s
         done++;
     }
     point choice = root_choice(tw, m, r);
-    if (carry) carry_save(tw, m, carry);
+    if (carrying) carry_save(tw, m, carrying);
     *playouts_out = done;
     tree_free(tw);
     return choice;

@@ -56,7 +56,9 @@ typedef struct decision_input {
     bot_carry carry;
 } decision_input;
 
+/* The seat's slot; NULL when the id is longer than a slot keeps. */
 static carry_slot *slot_of_seat(computer_ctx *cc, const char *game_id, int color) {
+    if (strlen(game_id) > GAME_ID_LEN) return NULL;
     uint32_t h = 2166136261u;
     for (const char *c = game_id; *c; c++) h = (h ^ (uint8_t)*c) * 16777619u;
     h = (h ^ (uint32_t)color) * 16777619u;
@@ -67,16 +69,16 @@ static carry_slot *slot_of_seat(computer_ctx *cc, const char *game_id, int color
  * seat's, or the id is longer than the slot keeps). */
 static void carry_fetch(computer_ctx *cc, const char *game_id, int color, bot_carry *out) {
     bot_carry_init(out);
-    if (strlen(game_id) > GAME_ID_LEN) return;
     carry_slot *slot = slot_of_seat(cc, game_id, color);
+    if (!slot) return;
     pthread_mutex_lock(&cc->carry_lock);
     if (slot->color == color && !strcmp(slot->game_id, game_id)) *out = slot->carry;
     pthread_mutex_unlock(&cc->carry_lock);
 }
 
 static void carry_store(computer_ctx *cc, const char *game_id, int color, const bot_carry *carry) {
-    if (strlen(game_id) > GAME_ID_LEN) return;
     carry_slot *slot = slot_of_seat(cc, game_id, color);
+    if (!slot) return;
     pthread_mutex_lock(&cc->carry_lock);
     snprintf(slot->game_id, sizeof slot->game_id, "%s", game_id);
     slot->color = color;
