@@ -343,10 +343,10 @@ static point root_choice(const tree_work *tw, const bot_memory *m, rng *r) {
 
 /* On a short budget (is_short_budget), a retry starts from the refused
  * attempt's root statistics at this weight (bot_carry): against no carry,
- * +33.1 Elo [+6.7, +59.8] at 40 ms a decision on 9x9 and 85 of 120
- * games at 1,000 playouts on 13x13; at 150 ms on 9x9, 19 of 48 (too few
- * to tell, so a longer budget, the strong level's, carries nothing yet;
- * docs/BOT.md, eighteenth session). */
+ * 85 of 120 games at 1,000 playouts on 13x13, +14.5 Elo [-5.3, +34.4]
+ * over two runs at 40 ms a decision on 9x9; at 150 ms on 9x9, 61 of 134
+ * (too few to tell, so a longer budget, the strong level's, carries
+ * nothing yet; docs/BOT.md, eighteenth session). */
 #define CARRY_WEIGHT 0.5
 
 /* FNV-1a over what a refusal leaves unchanged: our stones and the public
