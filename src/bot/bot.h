@@ -73,13 +73,14 @@ typedef struct bot_memory {
 /* What the strong player carries from one attempt of a turn to the next:
  * the root's statistics of the attempt just refused, which the retry
  * starts from at half weight instead of from nothing (a refusal moves the
- * belief by one stone, so most of what the search learnt still holds);
- * on a short budget only (ismcts.c: the medium level, not the strong).
- * Owned by the caller, one per seat, zeroed by bot_carry_init. Each
- * decision on a short budget reads it only when it was written by the
- * attempt just before, in the same position (else it carries nothing),
- * then writes it, so a caller may keep one per seat across games. Derived from the seat's own
- * decisions only: as fair as the memory. About 10 KiB. */
+ * belief by one stone, so most of what the search learnt still holds).
+ * Owned by the caller, one per seat, zeroed by bot_carry_init. A decision
+ * on a short budget (ismcts.c: the medium level, not the strong) reads it
+ * only when it was written by the attempt just before, in the same
+ * position (else it carries nothing), then writes it, so a caller may
+ * keep one per seat across games; other decisions leave it as it is.
+ * Derived from the seat's own decisions only: as fair as the memory.
+ * About 10 KiB. */
 typedef struct bot_carry {
     bool valid;
     int32_t seq, turn, n_tried; /* the view of the decision that wrote it */

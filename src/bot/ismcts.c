@@ -284,9 +284,8 @@ const attempt_shares *ismcts_attempt_shares(const bot_config *cfg) {
     return is_short_budget(cfg) ? &shares_of_a_short_budget : &search_shares_shrinking;
 }
 
-/* FNV-1a over what the seat has seen: its view's stones and marks and the
- * facts its memory drew from them (never a pointer, so the hash is the
- * same in every process). */
+/* FNV-1a, the hash of a seat's view and of its position (never of a
+ * pointer, so the same in every process). */
 #define FNV_OFFSET 0xcbf29ce484222325ull
 #define FNV_PRIME 0x100000001b3ull
 
@@ -298,6 +297,9 @@ static uint64_t fnv_fold_bytes(uint64_t h, const uint8_t *bytes, int n) {
     return h;
 }
 
+/* FNV-1a over what the seat has seen: its view's stones and marks and the
+ * facts its memory drew from them (never a pointer, so the hash is the
+ * same in every process). */
 static uint64_t view_hash(const bot_memory *m) {
     int n = m->view.settings.size * m->view.settings.size;
     uint64_t h = FNV_OFFSET;

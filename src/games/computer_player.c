@@ -76,9 +76,11 @@ static void carry_fetch(computer_ctx *cc, const char *game_id, int color, bot_ca
     pthread_mutex_unlock(&cc->carry_lock);
 }
 
+/* Keeps a carry the bot wrote; an empty one (a level that carries
+ * nothing) would only take the slot from a seat that carries. */
 static void carry_store(computer_ctx *cc, const char *game_id, int color, const bot_carry *carry) {
     carry_slot *slot = slot_of_seat(cc, game_id, color);
-    if (!slot) return;
+    if (!slot || !carry->valid) return;
     pthread_mutex_lock(&cc->carry_lock);
     snprintf(slot->game_id, sizeof slot->game_id, "%s", game_id);
     slot->color = color;
