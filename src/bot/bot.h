@@ -70,21 +70,25 @@ typedef struct bot_memory {
     int16_t opp_turn[BOARD_MAX_POINTS]; /* turn of the latest fact at p */
 } bot_memory;
 
-/* What the strong player carries from one attempt of a turn to the next:
- * the root's statistics of the attempt just refused, which the retry
- * starts from at half weight instead of from nothing (a refusal moves the
- * belief by one stone, so most of what the search learnt still holds).
- * Owned by the caller, one per seat, zeroed by bot_carry_init. A decision
- * on a short budget (ismcts.c: the medium level, not the strong) reads it
- * only when it was written by the attempt just before, in the same
- * position (else it carries nothing), then writes it, so a caller may
- * keep one per seat across games; other decisions leave it as it is.
- * Derived from the seat's own decisions only: as fair as the memory.
- * About 10 KiB. */
+/* What the strong player carries from one decision to the next: the
+ * root's statistics of the last decision. When the attempt was refused,
+ * the retry starts from them at half weight instead of from nothing (a
+ * refusal moves the belief by one stone, so most of what the search
+ * learnt still holds); when it was played, the next turn's first attempt
+ * starts from their AMAF half (which points were good for us in play,
+ * whichever came first), also at half weight. Owned by the caller, one
+ * per seat, zeroed by bot_carry_init. A decision reads it only when it
+ * was written by the seat's decision just before, in the position that
+ * decision left (else it carries nothing), then writes it, so a caller
+ * may keep one per seat across games. The retry's part is read on a short
+ * budget only (ismcts.c: the medium level, not the strong). Derived from
+ * the seat's own decisions only: as fair as the memory. About 10 KiB. */
 typedef struct bot_carry {
     bool valid;
+    bool played_a_point;        /* the decision chose a point, not a pass */
     int32_t seq, turn, n_tried; /* the view of the decision that wrote it */
     uint64_t position;          /* its stones and public counts, hashed */
+    uint64_t stones_after;      /* its stones with the chosen point, hashed */
     float root_n, root_w;
     /* per point, PASS at BOARD_MAX_POINTS: the root child's simulations and
      * wins, and its AMAF simulations and wins without the child's prior */

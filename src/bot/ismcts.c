@@ -347,8 +347,10 @@ static point root_choice(const tree_work *tw, const bot_memory *m, rng *r) {
  * attempt's root statistics at this weight (bot_carry): against no carry,
  * 85 of 120 games at 1,000 playouts on 13x13, +14.5 Elo [-5.3, +34.4]
  * over two runs at 40 ms a decision on 9x9; at 150 ms on 9x9, 61 of 134
- * (too few to tell, so a longer budget, the strong level's, carries
- * nothing yet; docs/BOT.md, eighteenth session). */
+ * (too few to tell, so a longer budget, the strong level's, starts a
+ * retry from nothing yet; docs/BOT.md, eighteenth session). On every
+ * budget, a turn's first attempt starts from the AMAF half of the played
+ * attempt's statistics at this weight (nineteenth session). */
 #define CARRY_WEIGHT 0.5
 
 /* FNV-1a over what a refusal leaves unchanged: our stones and the public
@@ -363,12 +365,33 @@ static uint64_t position_hash(const bot_memory *m) {
     return h;
 }
 
+/* FNV-1a over our stones as the view shows them (n points). */
+static uint64_t stones_hash(const uint8_t *stone, int n) { return fnv_fold_bytes(FNV_OFFSET, stone, n); }
+
+/* Our stones once p is played, hashed: what the next turn's view shows
+ * unless the opponent captured some of them. */
+static uint64_t stones_after(const bot_memory *m, point p) {
+    int n = m->view.settings.size * m->view.settings.size;
+    uint8_t stone[BOARD_MAX_POINTS];
+    memcpy(stone, m->view.stone, (size_t)n);
+    stone[p] = (uint8_t)m->me;
+    return stones_hash(stone, n);
+}
+
 static int carry_slot(point p) { return p == PASS_POINT ? BOARD_MAX_POINTS : p; }
 
 /* Was the carry written by the attempt just refused? */
-static bool carry_applies(const bot_carry *c, const bot_memory *m) {
+static bool carry_applies_to_retry(const bot_carry *c, const bot_memory *m) {
     return c && c->valid && c->turn == m->view.turn && c->n_tried + 1 == m->view.n_tried &&
            c->seq + 1 == m->view.seq && c->position == position_hash(m);
+}
+
+/* Was the carry written by our decision of the turn before, whose point
+ * was played, and did the opponent's turn since leave our stones alone? */
+static bool carry_applies_to_next_turn(const bot_carry *c, const bot_memory *m) {
+    int n = m->view.settings.size * m->view.settings.size;
+    return c && c->valid && c->played_a_point && c->turn + 2 == m->view.turn && m->view.n_tried == 0 &&
+           c->stones_after == stones_hash(m->view.stone, n);
 }
 
 /* Seeds the fresh root (its children added) with the carried statistics. */
@@ -386,9 +409,24 @@ static void carry_load(tree_work *tw, const bot_carry *c) {
     }
 }
 
-/* Keeps the root's statistics for the next attempt, should this one be
- * refused. The children's priors are left out: the next root adds its own. */
-static void carry_save(const tree_work *tw, const bot_memory *m, bot_carry *c) {
+/* Seeds the next turn's fresh root with the carried AMAF statistics: the
+ * points that were good for us to play, at whatever depth, stay mostly
+ * good after our move and the opponent's hidden one, while which move
+ * is best first has changed (the visits are left behind). */
+static void carry_load_amaf(tree_work *tw, const bot_carry *c) {
+    node *root = &tw->pool[0];
+    for (int32_t i = root->first_child; i < root->first_child + root->n_children; i++) {
+        node *child = &tw->pool[i];
+        if (child->move == PASS_POINT) continue;
+        child->rn += (float)(CARRY_WEIGHT * c->rn[child->move]);
+        child->rw += (float)(CARRY_WEIGHT * c->rw[child->move]);
+    }
+}
+
+/* Keeps the root's statistics for the next decision: the retry, should
+ * this attempt be refused, or the next turn's first attempt. The
+ * children's priors are left out: the next root adds its own. */
+static void carry_save(const tree_work *tw, const bot_memory *m, point choice, bot_carry *c) {
     bot_carry_init(c);
     const node *root = &tw->pool[0];
     for (int32_t i = root->first_child; i < root->first_child + root->n_children; i++) {
@@ -405,6 +443,8 @@ static void carry_save(const tree_work *tw, const bot_memory *m, bot_carry *c) {
     c->turn = m->view.turn;
     c->n_tried = m->view.n_tried;
     c->position = position_hash(m);
+    c->played_a_point = choice != PASS_POINT;
+    c->stones_after = c->played_a_point ? stones_after(m, choice) : 0;
     c->valid = true;
 }
 
@@ -441,10 +481,10 @@ point ismcts_choose(const bot_config *cfg, const bot_memory *m, rng *r, double s
     tw->n_nodes = 1;
     board_copy(&tw->sample, &tw->bf.base);
     add_children(tw, 0, tw->scratch, n + 1);
-    /* A carry left unwritten (no search, a long budget) is never read:
-     * carry_applies wants the decision just before. */
-    bot_carry *carrying = is_short_budget(cfg) ? carry : NULL;
-    if (carry_applies(carrying, m)) carry_load(tw, carrying);
+    /* A carry left unwritten (no search) is never read: both tests want
+     * the decision just before. */
+    if (is_short_budget(cfg) && carry_applies_to_retry(carry, m)) carry_load(tw, carry);
+    else if (carry_applies_to_next_turn(carry, m)) carry_load_amaf(tw, carry);
     search_budget budget = search_budget_for(cfg, ismcts_attempt_shares(cfg), m, start);
     long done = 0;
     while (search_continue(&budget, done)) {
@@ -452,7 +492,7 @@ point ismcts_choose(const bot_config *cfg, const bot_memory *m, rng *r, double s
         done++;
     }
     point choice = root_choice(tw, m, r);
-    if (carrying) carry_save(tw, m, carrying);
+    if (carry) carry_save(tw, m, choice, carry);
     *playouts_out = done;
     tree_free(tw);
     return choice;

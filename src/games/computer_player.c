@@ -30,12 +30,13 @@
 #include "games/secrets.h"
 
 /* The bot's carries (bot_carry), one per computer seat of the games
- * thought about lately, so that a retry after a refusal starts from the
- * refused attempt's statistics. A seat's slot is chosen by its game id;
- * two seats sharing a slot overwrite each other, which costs only
- * strength (a carry another seat wrote never applies, bot_carry). Held in
- * memory only: a restarted server, or another server of a cluster,
- * carries nothing, and the retry searches from scratch as before. */
+ * thought about lately, so that a retry after a refusal, and the next
+ * turn after a played attempt, start from the seat's last search. A
+ * seat's slot is chosen by its game id; two seats sharing a slot
+ * overwrite each other, which costs only strength (a carry another seat
+ * wrote never applies, bot_carry). Held in memory only: a restarted
+ * server, or another server of a cluster, carries nothing, and the
+ * decision searches from scratch as before. */
 #define CARRY_SLOTS 64
 
 typedef struct carry_slot {
@@ -76,8 +77,9 @@ static void carry_fetch(computer_ctx *cc, const char *game_id, int color, bot_ca
     pthread_mutex_unlock(&cc->carry_lock);
 }
 
-/* Keeps a carry the bot wrote; an empty one (a level that carries
- * nothing) would only take the slot from a seat that carries. */
+/* Keeps a carry the bot wrote; an empty one (the easy level's: flat
+ * Monte-Carlo carries nothing) would only take the slot from a seat
+ * that carries. */
 static void carry_store(computer_ctx *cc, const char *game_id, int color, const bot_carry *carry) {
     carry_slot *slot = slot_of_seat(cc, game_id, color);
     if (!slot || !carry->valid) return;

@@ -89,16 +89,16 @@ static duel *duel_after(const char *black, const char *white) {
     return d;
 }
 
-/* A carry is read only by the attempt right after the one that wrote it,
- * once that attempt was refused:
+/* A carry's root statistics are read whole only by the attempt right
+ * after the one that wrote it, once that attempt was refused:
  *
  *       A B C D E F G H J
  *     6 . . . . . . . . .    Black played E5, White D5 (unseen by Black).
  *     5 . . . w B . . . .    Black's carry is written by a decision, then
  *     4 . . . . . . . . .    D5 is tried and refused: the retry starts from
  *                            the carry (the same decision for the same carry
- *     and seed) on a short budget, while a decision asked twice, a turn
- *     later or on a long budget ignores it. */
+ *     and seed) on a short budget, while a decision asked twice or on a
+ *     long budget ignores it. */
 TEST(bot_carry_starts_only_the_retry_just_after) {
     bot_config cfg;
     CHECK(bot_config_parse("strong:300", &cfg));
@@ -124,25 +124,71 @@ TEST(bot_carry_starts_only_the_retry_just_after) {
     }
     CHECK(differs);
 
-    /* A long budget (the strong level's) carries nothing. */
+    /* A long budget (the strong level's) starts a retry from nothing. */
     bot_config long_budget;
     CHECK(bot_config_parse("strong:10000", &long_budget));
     copy = carry;
     CHECK_EQ_INT(bot_choose(&long_budget, &d->mem[BLACK], 2, &copy, NULL),
                  bot_choose(&long_budget, &d->mem[BLACK], 2, NULL, NULL));
-
-    /* A turn later the carry of the retry is stale. */
-    copy = carry;
-    point retry;
-    CHECK_EQ_INT(duel_bot_step_carrying(d, &cfg, 3, &copy, &retry), REFUSE_NONE);
-    CHECK_EQ_INT(referee_to_move(d->ref), WHITE);
-    CHECK_EQ_INT(duel_play(d, "pass"), REFUSE_NONE);
-    for (uint64_t seed = 1; seed <= 4; seed++) {
-        again = copy;
-        CHECK_EQ_INT(bot_choose(&cfg, &d->mem[BLACK], seed, &again, NULL),
-                     bot_choose(&cfg, &d->mem[BLACK], seed, NULL, NULL));
-    }
     duel_free(d);
+}
+
+/* Does a carry change Black's decisions for some of the seeds 1..n? Each
+ * decision gets its own copy; the same copy twice gives the same answer. */
+static bool carry_changes_a_decision(const bot_config *cfg, duel *d, const bot_carry *carry, uint64_t n) {
+    static bot_carry copy, again;
+    bool differs = false;
+    for (uint64_t seed = 1; seed <= n; seed++) {
+        copy = *carry;
+        again = *carry;
+        point with = bot_choose(cfg, &d->mem[BLACK], seed, &copy, NULL);
+        CHECK_EQ_INT(bot_choose(cfg, &d->mem[BLACK], seed, &again, NULL), with);
+        differs |= with != bot_choose(cfg, &d->mem[BLACK], seed, NULL, NULL);
+    }
+    return differs;
+}
+
+/* The next turn's first attempt starts from the AMAF statistics of the
+ * decision whose point was played, on every budget:
+ *
+ *       A B C D E F G H J
+ *     8 . w . . . . . . .    Black played E5, White C3. Black's decision
+ *     7 . . . . . . . . .    (seed 2) is played, White answers B8:
+ *     6 . . . . . . . . .    Black's next decision reads the carry. Not
+ *     5 . . . . B . . . .    a turn later (Black passed, White played
+ *     4 . . . . . . . . .    B2), nor when the point played was not the
+ *     3 . . w . . . . . .    one the carry chose.
+ *     2 . w . . . . . . . */
+TEST(bot_carry_starts_the_next_turn_from_the_played_attempt) {
+    static bot_carry carry, stale;
+    const char *budgets[] = { "strong:300", "strong:10000" };
+    for (int k = 0; k < 2; k++) {
+        bot_config cfg;
+        CHECK(bot_config_parse(budgets[k], &cfg));
+        uint64_t seeds = k == 0 ? 12 : 4;
+        duel *d = duel_after("E5", "C3");
+        bot_carry_init(&carry);
+        point played;
+        CHECK_EQ_INT(duel_bot_step_carrying(d, &cfg, 2, &carry, &played), REFUSE_NONE);
+        CHECK_EQ_INT(duel_play(d, "B8"), REFUSE_NONE);
+        CHECK(carry_changes_a_decision(&cfg, d, &carry, seeds));
+
+        /* A turn later the carry is stale, though our stones are the same. */
+        stale = carry;
+        CHECK_EQ_INT(duel_play(d, "pass"), REFUSE_NONE);
+        CHECK_EQ_INT(duel_play(d, "B2"), REFUSE_NONE);
+        CHECK(!carry_changes_a_decision(&cfg, d, &stale, seeds));
+        duel_free(d);
+
+        /* The caller played another point than the carry's. */
+        d = duel_after("E5", "C3");
+        bot_carry_init(&carry);
+        CHECK(bot_choose(&cfg, &d->mem[BLACK], 2, &carry, NULL) != duel_point(d, "J9"));
+        CHECK_EQ_INT(duel_play(d, "J9"), REFUSE_NONE);
+        CHECK_EQ_INT(duel_play(d, "pass"), REFUSE_NONE);
+        CHECK(!carry_changes_a_decision(&cfg, d, &carry, seeds));
+        duel_free(d);
+    }
 }
 
 TEST(bot_same_seed_same_decision_other_seed_may_differ) {
