@@ -353,20 +353,20 @@ static point root_choice(const tree_work *tw, const bot_memory *m, rng *r) {
  * attempt's statistics at this weight (nineteenth session). */
 #define CARRY_WEIGHT 0.5
 
+/* FNV-1a over our stones as the view shows them (n points). */
+static uint64_t stones_hash(const uint8_t *stone, int n) { return fnv_fold_bytes(FNV_OFFSET, stone, n); }
+
 /* FNV-1a over what a refusal leaves unchanged: our stones and the public
  * counts. With the turn and the number of tried points it tells the
  * attempt just before from any other decision. */
 static uint64_t position_hash(const bot_memory *m) {
     int n = m->view.settings.size * m->view.settings.size;
-    uint64_t h = fnv_fold_bytes(FNV_OFFSET, m->view.stone, n);
+    uint64_t h = stones_hash(m->view.stone, n);
     const int32_t counts[] = { n, m->view.moves[BLACK], m->view.moves[WHITE], m->view.on_board[BLACK],
                                m->view.on_board[WHITE] };
     for (size_t k = 0; k < sizeof counts / sizeof counts[0]; k++) h = fnv_fold(h, (uint32_t)counts[k]);
     return h;
 }
-
-/* FNV-1a over our stones as the view shows them (n points). */
-static uint64_t stones_hash(const uint8_t *stone, int n) { return fnv_fold_bytes(FNV_OFFSET, stone, n); }
 
 /* Our stones once p is played, hashed: what the next turn's view shows
  * unless the opponent captured some of them. */
