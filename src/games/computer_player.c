@@ -117,14 +117,18 @@ static bool computer_choose(void *ctx, const bot_request *rq, action *out) {
     return true;
 }
 
-computer *computer_player_start(registry *gm) {
+games_bot computer_player_hook(void) {
     static computer_ctx ctx = { .carry_lock = PTHREAD_MUTEX_INITIALIZER };
     const char *budget = getenv("PHANTOMGO_BOT_PLAYOUTS");
     ctx.test_playouts = budget ? atoi(budget) : 0;
     const char *threads = getenv("PHANTOMGO_COMPUTER_THREADS");
     long workers = threads ? atol(threads) : sysconf(_SC_NPROCESSORS_ONLN);
     const char *share = getenv("PHANTOMGO_COMPUTER_SHARE");
-    games_bot hook = { computer_choose, &ctx, workers > 0 ? (int)workers : 1,
-                       !share || strcmp(share, "off") };
+    return (games_bot){ computer_choose, &ctx, workers > 0 ? (int)workers : 1,
+                        !share || strcmp(share, "off") };
+}
+
+computer *computer_player_start(registry *gm) {
+    games_bot hook = computer_player_hook();
     return computer_start(gm, &hook);
 }

@@ -12,4 +12,9 @@
  * serving. */
 computer *computer_player_start(registry *gm);
 
+/* The hook computer_player_start gives the workers, with the knobs read
+ * from the environment now; for tests that ask the player for decisions
+ * without the queue. Its seats' carries live as long as the process. */
+games_bot computer_player_hook(void);
+
 #endif
