@@ -353,29 +353,29 @@ static point root_choice(const tree_work *tw, const bot_memory *m, rng *r) {
  * attempt's statistics at this weight (nineteenth session). */
 #define CARRY_WEIGHT 0.5
 
-/* FNV-1a over our stones as the view shows them (n points). */
-static uint64_t stones_hash(const uint8_t *stone, int n) { return fnv_fold_bytes(FNV_OFFSET, stone, n); }
+/* FNV-1a over our stones as the view shows them, with our stone at p
+ * too unless p is NO_POINT (what the next turn's view shows after p is
+ * played, unless the opponent captured some of them); folded around p,
+ * so the view is never copied. */
+static uint64_t stones_hash(const bot_memory *m, point p) {
+    int n = m->view.settings.size * m->view.settings.size;
+    if (p == NO_POINT) return fnv_fold_bytes(FNV_OFFSET, m->view.stone, n);
+    const uint8_t mine = (uint8_t)m->me;
+    uint64_t h = fnv_fold_bytes(FNV_OFFSET, m->view.stone, p);
+    h = fnv_fold_bytes(h, &mine, 1);
+    return fnv_fold_bytes(h, m->view.stone + p + 1, n - p - 1);
+}
 
 /* FNV-1a over what a refusal leaves unchanged: our stones and the public
  * counts. With the turn and the number of tried points it tells the
  * attempt just before from any other decision. */
 static uint64_t position_hash(const bot_memory *m) {
     int n = m->view.settings.size * m->view.settings.size;
-    uint64_t h = stones_hash(m->view.stone, n);
+    uint64_t h = stones_hash(m, NO_POINT);
     const int32_t counts[] = { n, m->view.moves[BLACK], m->view.moves[WHITE], m->view.on_board[BLACK],
                                m->view.on_board[WHITE] };
     for (size_t k = 0; k < sizeof counts / sizeof counts[0]; k++) h = fnv_fold(h, (uint32_t)counts[k]);
     return h;
-}
-
-/* Our stones once p is played, hashed: what the next turn's view shows
- * unless the opponent captured some of them. */
-static uint64_t stones_after(const bot_memory *m, point p) {
-    int n = m->view.settings.size * m->view.settings.size;
-    uint8_t stone[BOARD_MAX_POINTS];
-    memcpy(stone, m->view.stone, (size_t)n);
-    stone[p] = (uint8_t)m->me;
-    return stones_hash(stone, n);
 }
 
 static int carry_slot(point p) { return p == PASS_POINT ? BOARD_MAX_POINTS : p; }
@@ -389,9 +389,8 @@ static bool carry_applies_to_retry(const bot_carry *c, const bot_memory *m) {
 /* Was the carry written by our decision of the turn before, whose point
  * was played, and did the opponent's turn since leave our stones alone? */
 static bool carry_applies_to_next_turn(const bot_carry *c, const bot_memory *m) {
-    int n = m->view.settings.size * m->view.settings.size;
     return c && c->valid && c->played_a_point && c->turn + 2 == m->view.turn && m->view.n_tried == 0 &&
-           c->stones_after == stones_hash(m->view.stone, n);
+           c->stones_after == stones_hash(m, NO_POINT);
 }
 
 /* Seeds the fresh root (its children added) with the carried statistics. */
@@ -444,7 +443,7 @@ static void carry_save(const tree_work *tw, const bot_memory *m, point choice, b
     c->n_tried = m->view.n_tried;
     c->position = position_hash(m);
     c->played_a_point = choice != PASS_POINT;
-    c->stones_after = c->played_a_point ? stones_after(m, choice) : 0;
+    c->stones_after = c->played_a_point ? stones_hash(m, choice) : 0;
     c->valid = true;
 }
 

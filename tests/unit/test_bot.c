@@ -133,21 +133,6 @@ TEST(bot_carry_starts_only_the_retry_just_after) {
     duel_free(d);
 }
 
-/* Does a carry change Black's decisions for some of the seeds 1..n? Each
- * decision gets its own copy; the same copy twice gives the same answer. */
-static bool carry_changes_a_decision(const bot_config *cfg, duel *d, const bot_carry *carry, uint64_t n) {
-    static bot_carry copy, again;
-    bool differs = false;
-    for (uint64_t seed = 1; seed <= n; seed++) {
-        copy = *carry;
-        again = *carry;
-        point with = bot_choose(cfg, &d->mem[BLACK], seed, &copy, NULL);
-        CHECK_EQ_INT(bot_choose(cfg, &d->mem[BLACK], seed, &again, NULL), with);
-        differs |= with != bot_choose(cfg, &d->mem[BLACK], seed, NULL, NULL);
-    }
-    return differs;
-}
-
 /* The next turn's first attempt starts from the AMAF statistics of the
  * decision whose point was played, on every budget:
  *
@@ -171,13 +156,13 @@ TEST(bot_carry_starts_the_next_turn_from_the_played_attempt) {
         point played;
         CHECK_EQ_INT(duel_bot_step_carrying(d, &cfg, 2, &carry, &played), REFUSE_NONE);
         CHECK_EQ_INT(duel_play(d, "B8"), REFUSE_NONE);
-        CHECK(carry_changes_a_decision(&cfg, d, &carry, seeds));
+        CHECK(duel_carry_changes_a_decision(&cfg, d, &carry, seeds, NULL, NULL, NULL));
 
         /* A turn later the carry is stale, though our stones are the same. */
         stale = carry;
         CHECK_EQ_INT(duel_play(d, "pass"), REFUSE_NONE);
         CHECK_EQ_INT(duel_play(d, "B2"), REFUSE_NONE);
-        CHECK(!carry_changes_a_decision(&cfg, d, &stale, seeds));
+        CHECK(!duel_carry_changes_a_decision(&cfg, d, &stale, seeds, NULL, NULL, NULL));
         duel_free(d);
 
         /* The caller played another point than the carry's. */
@@ -186,7 +171,7 @@ TEST(bot_carry_starts_the_next_turn_from_the_played_attempt) {
         CHECK(bot_choose(&cfg, &d->mem[BLACK], 2, &carry, NULL) != duel_point(d, "J9"));
         CHECK_EQ_INT(duel_play(d, "J9"), REFUSE_NONE);
         CHECK_EQ_INT(duel_play(d, "pass"), REFUSE_NONE);
-        CHECK(!carry_changes_a_decision(&cfg, d, &carry, seeds));
+        CHECK(!duel_carry_changes_a_decision(&cfg, d, &carry, seeds, NULL, NULL, NULL));
         duel_free(d);
     }
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "engine/vertex.h"
+#include "harness.h"
 
 duel *duel_new(const game_settings *s) {
     duel *d = calloc(1, sizeof *d);
@@ -59,4 +60,26 @@ refusal duel_bot_step_carrying(duel *d, const bot_config *cfg, uint64_t seed, bo
     int c = referee_to_move(d->ref);
     *chosen = bot_choose(cfg, &d->mem[c], seed, carry, NULL);
     return apply_point(d, *chosen);
+}
+
+bool duel_carry_changes_a_decision(const bot_config *cfg, duel *d, const bot_carry *carry, uint64_t n,
+                                   uint64_t *first, point *with, point *without) {
+    static bot_carry copy, again;
+    bool differs = false;
+    if (first) *first = 0;
+    for (uint64_t seed = 1; seed <= n; seed++) {
+        copy = *carry;
+        again = *carry;
+        point carried = bot_choose(cfg, &d->mem[BLACK], seed, &copy, NULL);
+        CHECK_EQ_INT(bot_choose(cfg, &d->mem[BLACK], seed, &again, NULL), carried);
+        point fresh = bot_choose(cfg, &d->mem[BLACK], seed, NULL, NULL);
+        if (carried == fresh) continue;
+        if (!differs && first) {
+            *first = seed;
+            *with = carried;
+            *without = fresh;
+        }
+        differs = true;
+    }
+    return differs;
 }

@@ -35,6 +35,13 @@ refusal duel_bot_step(duel *d, const bot_config *cfg, uint64_t seed, point *chos
 refusal duel_bot_step_carrying(duel *d, const bot_config *cfg, uint64_t seed, bot_carry *carry,
                                point *chosen);
 
+/* Does a carry change Black's decisions for some of the seeds 1..n? Each
+ * decision gets its own copy of the carry; the same copy twice must give
+ * the same answer (checked). When first is not NULL it gets the first
+ * such seed (0 if none), with and without Black's decisions there. */
+bool duel_carry_changes_a_decision(const bot_config *cfg, duel *d, const bot_carry *carry, uint64_t n,
+                                   uint64_t *first, point *with, point *without);
+
 /* The point of a vertex on this game's board. */
 point duel_point(const duel *d, const char *vertex);
 

@@ -27,20 +27,6 @@ static action ask_hook(const games_bot *hook, duel *d, const char *game_id, uint
     return out;
 }
 
-/* The seed among 1..12 for which Black's decision with the carry differs
- * from the one without it (test_bot.c shows one exists here); 0 if none. */
-static uint64_t seed_the_carry_changes(const bot_config *cfg, duel *d, const bot_carry *carry, point *with,
-                                       point *without) {
-    static bot_carry copy;
-    for (uint64_t seed = 1; seed <= 12; seed++) {
-        copy = *carry;
-        *with = bot_choose(cfg, &d->mem[BLACK], seed, &copy, NULL);
-        *without = bot_choose(cfg, &d->mem[BLACK], seed, NULL, NULL);
-        if (*with != *without) return seed;
-    }
-    return 0;
-}
-
 /* The computer plays Black:
  *
  *       A B C D E F G H J
@@ -67,15 +53,14 @@ TEST(computer_player_carries_a_seat_search_to_its_next_turn) {
     CHECK_EQ_INT(duel_play(d, "C3"), REFUSE_NONE);
     action first = ask_hook(&hook, d, "carry-a", 2);
     CHECK_EQ_INT(first.kind, ACT_ATTEMPT);
-    CHECK_EQ_INT(first.point, bot_choose(&cfg, &d->mem[BLACK], 2, &carry, NULL));
     point played;
-    CHECK_EQ_INT(duel_bot_step(d, &cfg, 2, &played), REFUSE_NONE);
+    CHECK_EQ_INT(duel_bot_step_carrying(d, &cfg, 2, &carry, &played), REFUSE_NONE);
     CHECK_EQ_INT(played, first.point);
     CHECK_EQ_INT(duel_play(d, "B8"), REFUSE_NONE);
 
+    uint64_t seed = 0;
     point with = NO_POINT, without = NO_POINT;
-    uint64_t seed = seed_the_carry_changes(&cfg, d, &carry, &with, &without);
-    CHECK(seed != 0);
+    CHECK(duel_carry_changes_a_decision(&cfg, d, &carry, 12, &seed, &with, &without));
     CHECK_EQ_INT(ask_hook(&hook, d, "carry-b", seed).point, without);
     CHECK_EQ_INT(ask_hook(&hook, d, "carry-a", seed).point, with);
     duel_free(d);
