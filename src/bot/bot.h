@@ -99,8 +99,12 @@ typedef struct bot_carry {
 void bot_carry_init(bot_carry *c);
 
 typedef struct bot_stats {
-    long playouts;  /* simulations run for the decision */
-    double seconds; /* wall-clock time spent */
+    long playouts;        /* simulations run for the decision */
+    double seconds;       /* wall-clock time spent */
+    point expected_reply; /* the strong player's: the opponent's reply its
+                             search expects (the most simulated first move
+                             of the opponent's tree), for diagnostics and
+                             tests; NO_POINT for the other players */
 } bot_stats;
 
 /* Parses a player for the arena: "random", "heuristic", "flat", "strong"

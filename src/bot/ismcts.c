@@ -5,10 +5,21 @@
  * The tree is over OUR attempts only. The opponent's moves are hidden from
  * us, so in our information sets they are not branches: each simulation
  * draws one board from the informed belief, walks the tree choosing our
- * moves among those legal on that board, answers each with a random
- * opponent move on the board, and finishes with a light playout. Every
- * node thus stands for the sequence of our moves, whatever the opponent
- * did in between (the "multiple-observer" collapse of opponent moves).
+ * moves among those legal on that board, answers each with an opponent
+ * reply on the board, and finishes with a light playout. Every node thus
+ * stands for the sequence of our moves, whatever the opponent did in
+ * between (the "multiple-observer" collapse of opponent moves).
+ *
+ * The replies come from a second tree, the opponent's, over ITS moves
+ * only: our moves are as hidden from the opponent as theirs from us, so
+ * its node stands for its own sequence of replies, whatever we played
+ * (Cowling, Powley and Whitehouse's ISMCTS with partially observable
+ * moves). It is searched like ours, on the complement of the result, so
+ * the simulated opponent learns the replies that hurt us on the boards
+ * we believe in, where a uniformly random reply (still played below its
+ * leaves, and always when the budget is too small for the opponent's
+ * tree to learn: opponent_tree_pays) lets almost every move of ours look
+ * safe.
  *
  * Selection is UCB with RAVE (Gelly and Silver) among the children legal
  * on this simulation's board: a child's value blends its mean with its
@@ -23,8 +34,8 @@
  * the decision's seed: reproducible, fair, and no habit to learn), or pass
  * when passing scores at least as well as every move (by their own means).
  *
- * Nodes live in one pool allocated per decision; when it is full the tree
- * stops growing and the simulations go on below the leaves. */
+ * Nodes of both trees live in one pool allocated per decision; when it is
+ * full the trees stop growing and the simulations go on below the leaves. */
 #include "bot/players.h"
 
 #include <math.h>
@@ -60,6 +71,8 @@ typedef struct tree_work {
     board sample;
     int32_t n_nodes, pool_size;
     int32_t path[MAX_DEPTH + 1];              /* nodes chosen, root first */
+    int32_t opp_root;                         /* the opponent's tree's root, -1 if none */
+    int32_t opp_path[MAX_DEPTH + 1];          /* its nodes chosen, its root first */
     point mine[MAX_DEPTH], theirs[MAX_DEPTH]; /* moves along the path */
     uint8_t first_mover[BOARD_MAX_POINTS];
     point scratch[BOARD_MAX_POINTS + 1]; /* candidates, then PASS_POINT */
@@ -93,6 +106,15 @@ static void expand(tree_work *tw, const bot_memory *m, int32_t at) {
         if (board_at(&tw->sample, p) != m->me && m->opp[p] != OPP_CERTAIN &&
             !board_is_eye(&tw->sample, m->me, p))
             tw->scratch[n++] = p;
+    add_children(tw, at, tw->scratch, n);
+}
+
+/* Children of a node of the opponent's tree: every point not ours in our
+ * view and not a known opponent stone. */
+static void expand_opponent(tree_work *tw, const bot_memory *m, int32_t at) {
+    int n = 0;
+    for (point p = 0; p < board_points(&tw->sample); p++)
+        if (m->view.stone[p] != m->me && m->opp[p] != OPP_CERTAIN) tw->scratch[n++] = p;
     add_children(tw, at, tw->scratch, n);
 }
 
@@ -157,26 +179,63 @@ static int32_t child_playing(const tree_work *tw, int32_t at, point p) {
     return -1;
 }
 
-/* Walks back up the path, crediting each node and the AMAF statistics of
- * the siblings we played first after their parent's position. */
-static void backup(tree_work *tw, int depth, int me, double result) {
+/* Credits the AMAF statistics of the children of node `parent` whose
+ * point `color` played first after the parent's position, with value
+ * (color's own). */
+static void credit_amaf(tree_work *tw, int32_t parent, int color, double value) {
+    const node *p = &tw->pool[parent];
+    for (int32_t i = p->first_child; i < p->first_child + p->n_children; i++) {
+        node *c = &tw->pool[i];
+        if (c->move != PASS_POINT && tw->first_mover[c->move] == color) {
+            c->rn += 1;
+            c->rw += (float)value;
+        }
+    }
+}
+
+/* Walks back up both paths, crediting each node and the AMAF statistics
+ * of the siblings its colour played first after their parent's position:
+ * ours with the result, the opponent's with its complement. The
+ * opponent's node at depth d chose the reply to our move at depth d. */
+static void backup(tree_work *tw, int depth, int opp_depth, int me, double result) {
     int opp = color_other(me);
     for (int d = depth - 1; d >= 0; d--) {
         if (tw->theirs[d] != PASS_POINT) tw->first_mover[tw->theirs[d]] = (uint8_t)opp;
+        if (d < opp_depth) credit_amaf(tw, tw->opp_path[d], opp, 1 - result);
         if (tw->mine[d] != PASS_POINT) tw->first_mover[tw->mine[d]] = (uint8_t)me;
-        const node *parent = &tw->pool[tw->path[d]];
-        for (int32_t i = parent->first_child; i < parent->first_child + parent->n_children; i++) {
-            node *c = &tw->pool[i];
-            if (c->move != PASS_POINT && tw->first_mover[c->move] == me) {
-                c->rn += 1;
-                c->rw += (float)result;
-            }
-        }
+        credit_amaf(tw, tw->path[d], me, result);
     }
     for (int d = 0; d <= depth; d++) {
         tw->pool[tw->path[d]].n += 1;
         tw->pool[tw->path[d]].w += (float)result;
     }
+    for (int d = 0; d <= opp_depth && tw->opp_root >= 0; d++) {
+        tw->pool[tw->opp_path[d]].n += 1;
+        tw->pool[tw->opp_path[d]].w += (float)(1 - result);
+    }
+}
+
+/* The opponent's reply from its tree, node *at, chosen as ours are among
+ * the children legal on this board; NO_POINT once the walk has left the
+ * tree (*at is -1 then: at a leaf not yet visited EXPAND_AT times, a full
+ * pool, or no child legal here), and the reply is a random one. */
+static point opponent_tree_reply(tree_work *tw, const bot_memory *m, int32_t *at, int *opp_depth, rng *r) {
+    if (*at < 0) return NO_POINT;
+    if (tw->pool[*at].n_children == 0) {
+        if (*at == tw->opp_root || tw->pool[*at].n >= EXPAND_AT) expand_opponent(tw, m, *at);
+        if (tw->pool[*at].n_children == 0) {
+            *at = -1;
+            return NO_POINT;
+        }
+    }
+    int32_t child = select_child(tw, *at, color_other(m->me), r);
+    if (child < 0) {
+        *at = -1;
+        return NO_POINT;
+    }
+    tw->opp_path[++*opp_depth] = child;
+    *at = child;
+    return tw->pool[child].move;
 }
 
 static void simulate(tree_work *tw, const bot_memory *m, rng *r) {
@@ -188,9 +247,10 @@ static void simulate(tree_work *tw, const bot_memory *m, rng *r) {
     double decided = -1;
     belief_sample(&tw->bf, &tw->sample, r);
     memset(tw->first_mover, 0, (size_t)board_points(&tw->sample));
-    int32_t at = 0;
-    int depth = 0, passes = m->view.passes;
+    int32_t at = 0, opp_at = tw->opp_root;
+    int depth = 0, opp_depth = 0, passes = m->view.passes;
     tw->path[0] = 0;
+    tw->opp_path[0] = opp_at;
     while (depth < MAX_DEPTH) {
         if (tw->pool[at].n_children == 0) {
             if (depth == 0 || tw->pool[at].n < EXPAND_AT) break;
@@ -222,12 +282,16 @@ static void simulate(tree_work *tw, const bot_memory *m, rng *r) {
             decided = 1;
             break;
         }
-        /* The opponent's reply: a winning capture of ours when the board
-         * has one (they may have found those stones by their refusals, and
-         * a random reply rarely punishes a group left in atari), else a
-         * random move. Outside capture Go always a random one: there,
-         * taking our groups in atari in every reply lost (docs/BOT.md). */
+        /* The opponent's reply: in capture Go a winning capture of ours
+         * when the board has one (they may have found those stones by
+         * their refusals; the walk then leaves their tree, whose depth
+         * must match ours), else their tree's reply, or a random move
+         * below its leaves. Taking our groups in atari in every reply
+         * lost in ordinary Go (docs/BOT.md); the tree learns which
+         * replies hurt us instead. */
         point q = winning_capture(&tw->sample, opp, target, captures);
+        if (q != NO_POINT) opp_at = -1;
+        else q = opponent_tree_reply(tw, m, &opp_at, &opp_depth, r);
         if (q == NO_POINT) q = search_random_move(&tw->sample, opp, r);
         if (q == PASS_POINT) {
             board_pass(&tw->sample);
@@ -256,7 +320,7 @@ static void simulate(tree_work *tw, const bot_memory *m, rng *r) {
     double result = decided >= 0 ? decided
                                  : search_finish(&tw->sample, me, ended_on_pass ? opp : me,
                                                  ended_on_pass ? passes : 0, komi, SCORE_WEIGHT, r, tw->first_mover);
-    backup(tw, depth, me, result);
+    backup(tw, depth, opp_depth, me, result);
 }
 
 /* How a turn's attempts share the budget depends on its size. A short
@@ -447,9 +511,32 @@ static void carry_save(const tree_work *tw, const bot_memory *m, point choice, b
     c->valid = true;
 }
 
-/* The decision's one allocation: the work space with its node pool. */
-static tree_work *tree_new(const bot_config *cfg, const bot_memory *m) {
-    long want = cfg->playouts > 0 ? (long)cfg->playouts * 32 : POOL_MAX;
+/* Nodes a budget of playouts may need for each tree: it grows by a whole
+ * row of children (up to the board's points) at a node's EXPAND_AT-th
+ * visit. */
+#define POOL_NODES_PER_PLAYOUT 32
+
+/* Does the opponent's tree pay on this budget? It learns its replies
+ * only when each gets a few simulations; on fewer it settles early on a
+ * handful of lucky ones, and our moves are judged against those alone.
+ * Measured (docs/BOT.md, twenty-first session): a gain on 9x9 at 40 and
+ * 150 ms a decision and in capture Go at 2,000 playouts (about 25 a
+ * point), a loss on 13x13 at 1,000 (6 a point). A time budget is
+ * measured on 9x9 only, so there it stays on the small boards. */
+#define OPPONENT_TREE_PLAYOUTS_PER_POINT 20
+#define OPPONENT_TREE_TIMED_POINTS (11 * 11)
+
+static bool opponent_tree_pays(const bot_config *cfg, const bot_memory *m) {
+    int points = m->view.settings.size * m->view.settings.size;
+    return cfg->playouts > 0 ? cfg->playouts >= (long)OPPONENT_TREE_PLAYOUTS_PER_POINT * points
+                             : points <= OPPONENT_TREE_TIMED_POINTS;
+}
+
+/* The decision's one allocation: the work space with its node pool, room
+ * for the opponent's tree too when it has one. */
+static tree_work *tree_new(const bot_config *cfg, const bot_memory *m, bool opponent_tree) {
+    long want =
+        cfg->playouts > 0 ? (long)cfg->playouts * POOL_NODES_PER_PLAYOUT * (opponent_tree ? 2 : 1) : POOL_MAX;
     int32_t pool_size = (int32_t)(want < POOL_MAX ? want : POOL_MAX);
     if (pool_size < 2 * BOARD_MAX_POINTS) pool_size = 2 * BOARD_MAX_POINTS;
     tree_work *tw = malloc(sizeof *tw + (size_t)pool_size * sizeof tw->pool[0]);
@@ -465,9 +552,22 @@ static tree_work *tree_new(const bot_config *cfg, const bot_memory *m) {
 
 static void tree_free(tree_work *tw) { free(tw); }
 
+/* The opponent's tree's most simulated first reply: what our search
+ * expects them to answer (NO_POINT if its root never got children). */
+static point expected_reply(const tree_work *tw) {
+    if (tw->opp_root < 0) return NO_POINT;
+    const node *root = &tw->pool[tw->opp_root];
+    const node *best = NULL;
+    for (int32_t i = root->first_child; i < root->first_child + root->n_children; i++)
+        if (!best || tw->pool[i].n > best->n) best = &tw->pool[i];
+    return best && best->n > 0 ? best->move : NO_POINT;
+}
+
 point ismcts_choose(const bot_config *cfg, const bot_memory *m, rng *r, double start, bot_carry *carry,
-                    long *playouts_out) {
-    tree_work *tw = tree_new(cfg, m);
+                    long *playouts_out, point *expected_reply_out) {
+    *expected_reply_out = NO_POINT;
+    bool opponent_tree = opponent_tree_pays(cfg, m);
+    tree_work *tw = tree_new(cfg, m, opponent_tree);
     if (!tw) return heuristic_choose(m, r);
     int n = search_candidates(m, &tw->bf.base, tw->scratch);
     if (n == 0) {
@@ -480,6 +580,11 @@ point ismcts_choose(const bot_config *cfg, const bot_memory *m, rng *r, double s
     tw->n_nodes = 1;
     board_copy(&tw->sample, &tw->bf.base);
     add_children(tw, 0, tw->scratch, n + 1);
+    tw->opp_root = -1;
+    if (opponent_tree) {
+        tw->opp_root = tw->n_nodes++;
+        tw->pool[tw->opp_root] = (node){ -1, NO_POINT, 0, 0, 0, 0, 0 };
+    }
     /* A carry left unwritten (no search) is never read: both tests want
      * the decision just before. */
     if (is_short_budget(cfg) && carry_applies_to_retry(carry, m)) carry_load(tw, carry);
@@ -493,6 +598,7 @@ point ismcts_choose(const bot_config *cfg, const bot_memory *m, rng *r, double s
     point choice = root_choice(tw, m, r);
     if (carry) carry_save(tw, m, choice, carry);
     *playouts_out = done;
+    *expected_reply_out = expected_reply(tw);
     tree_free(tw);
     return choice;
 }

@@ -12,8 +12,10 @@
 #include "engine/board_text.h"
 #include "test_bot_util.h"
 
-static const char *const fair_players[] = { "random", "heuristic", "flat:150", "strong:150",
-                                            "reference:150" };
+/* strong:2000 searches the opponent's replies too (20 playouts a point
+ * or more on 9x9), strong:150 does not. */
+static const char *const fair_players[] = { "random",     "heuristic",   "flat:150",
+                                            "strong:150", "strong:2000", "reference:150" };
 
 static bool same_memory(const duel *a, const duel *b, int colour) {
     return memcmp(&a->mem[colour], &b->mem[colour], sizeof a->mem[colour]) == 0;
@@ -40,15 +42,27 @@ TEST(bot_fair_hidden_stone_changes_nothing) {
     }
 }
 
+/* The next point of a White script still empty on d's board (*next
+ * moves past the ones Black has taken; a White attempt refused there
+ * would tell Black something the other game does not). */
+static const char *next_free_point(const duel *d, const char *const *script, size_t n, size_t *next) {
+    while (*next < n && board_at(referee_truth_board(d->ref), duel_point(d, script[*next])) != EMPTY) ++*next;
+    return *next < n ? script[(*next)++] : NULL;
+}
+
 /* Over a game against two different hidden White scripts: as long as
  * Black's observations are the same, its decisions are the same, with
  * each game's own carry (bot_carry) too. */
 static void fair_over_a_game(bool carrying) {
-    static const char *const white_a[] = { "A1", "C1", "E1", "G1", "J1", "A3", "J3", "A5", "J5", "A7" };
-    static const char *const white_b[] = { "A9", "C9", "E9", "G9", "J9", "A8", "J8", "B9", "H9", "J7" };
+    static const char *const white_a[] = { "A1", "C1", "E1", "G1", "J1", "A3", "J3", "A5",
+                                           "J5", "A7", "B1", "D1", "F1", "H1", "A2" };
+    static const char *const white_b[] = { "A9", "C9", "E9", "G9", "J9", "A8", "J8", "B9",
+                                           "H9", "J7", "B8", "D9", "F9", "H8", "A6" };
+    const size_t n_script = sizeof white_a / sizeof white_a[0];
+    size_t next_a = 0, next_b = 0;
     game_settings s = settings_default();
     bot_config cfg;
-    CHECK(bot_config_parse("strong:150", &cfg));
+    CHECK(bot_config_parse("strong:2000", &cfg)); /* with the opponent's tree */
     duel *a = duel_new(&s), *b = duel_new(&s);
     static bot_carry carry_a, carry_b;
     bot_carry_init(&carry_a);
@@ -69,7 +83,9 @@ static void fair_over_a_game(bool carrying) {
             compared++;
         }
         if (referee_to_move(a->ref) != WHITE || referee_to_move(b->ref) != WHITE) break;
-        if (duel_play(a, white_a[turn]) != REFUSE_NONE || duel_play(b, white_b[turn]) != REFUSE_NONE) break;
+        const char *wa = next_free_point(a, white_a, n_script, &next_a);
+        const char *wb = next_free_point(b, white_b, n_script, &next_b);
+        if (!wa || !wb || duel_play(a, wa) != REFUSE_NONE || duel_play(b, wb) != REFUSE_NONE) break;
     }
     CHECK(compared >= 5);
     duel_free(a);
@@ -439,6 +455,84 @@ TEST(bot_chooses_again_after_an_illegal_answer) {
     for (uint64_t seed = 1; seed <= 5; seed++)
         CHECK(bot_choose(&cfg, &d->mem[BLACK], seed, NULL, NULL) != duel_point(d, "E5"));
     duel_free(d);
+}
+
+/* The strong player searches the opponent's replies too: a tree of its
+ * own over its own moves, learning which replies hurt us on the boards
+ * we believe in. 5x5, Hamburg rules (an occupied point is told): Black's
+ * tries found White's stones A4, B2, B3 and C1. Black's three edge
+ * stones have one liberty, B1, which Black cannot fill (suicide): they
+ * live only by capturing White's stones around them, and B4 is where
+ * White's A4 and B2-B3 connect. White at B4, or at C4 (which makes
+ * Black's B4 a self-atari), saves them and kills Black's. The search
+ * expects White there, every seed, and plays there itself; a random
+ * reply would find either point about once in 8.
+ *
+ *     . . . . O    5
+ *     O . . X .    4     White A4, B2, B3, C1 known to Black
+ *     X O . . .    3     (E5 hidden)
+ *     X O . X .    2
+ *     X . O . .    1     -> White's reply B4 or C4, Black's move too
+ *     A B C D E                                                        */
+TEST(bot_strong_expects_the_reply_that_hurts_us) {
+    game_settings s = settings_default();
+    s.size = 5;
+    s.rules = RULES_HAMBURG;
+    bot_config cfg;
+    CHECK(bot_config_parse("strong:2000", &cfg));
+    duel *d = duel_new(&s);
+    /* Black A1, White A4, A2, B2, A3, B3; Black's tries B3, B2 and A4
+     * are refused before D4 lands; White C1; Black's C1 is refused, D2
+     * lands; White E5. */
+    const char *moves[] = {
+        "A1", "A4", "A2", "B2", "A3", "B3", "B3", "B2", "A4", "D4", "C1", "C1", "D2", "E5"
+    };
+    for (size_t i = 0; i < sizeof moves / sizeof moves[0]; i++)
+        CHECK_EQ_INT(duel_play(d, moves[i]), REFUSE_NONE);
+    CHECK_EQ_INT(referee_to_move(d->ref), BLACK);
+    const char *known[] = { "A4", "B2", "B3", "C1" };
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+        CHECK_EQ_INT(d->mem[BLACK].opp[duel_point(d, known[i])], OPP_CERTAIN);
+    point b4 = duel_point(d, "B4"), c4 = duel_point(d, "C4");
+    for (uint64_t seed = 1; seed <= 6; seed++) {
+        bot_stats st;
+        point p = bot_choose(&cfg, &d->mem[BLACK], seed, NULL, &st);
+        CHECK(p == b4 || p == c4);
+        CHECK(st.expected_reply == b4 || st.expected_reply == c4);
+    }
+    bot_config flat;
+    CHECK(bot_config_parse("flat:300", &flat));
+    bot_stats st;
+    bot_choose(&flat, &d->mem[BLACK], 1, NULL, &st);
+    CHECK_EQ_INT(st.expected_reply, NO_POINT);
+    duel_free(d);
+}
+
+/* The opponent's tree only where it has room to learn: a budget of at
+ * least 20 playouts a point, or a time on boards up to 11x11 (the ones
+ * measured); elsewhere the simulated replies stay random and no reply is
+ * expected. */
+static point expected_reply_on_an_open_board(int size, const char *player) {
+    game_settings s = settings_default();
+    s.size = size;
+    bot_config cfg;
+    CHECK(bot_config_parse(player, &cfg));
+    duel *d = duel_new(&s);
+    CHECK_EQ_INT(duel_play(d, "C3"), REFUSE_NONE);
+    CHECK_EQ_INT(duel_play(d, "E5"), REFUSE_NONE);
+    bot_stats st;
+    bot_choose(&cfg, &d->mem[BLACK], 1, NULL, &st);
+    duel_free(d);
+    return st.expected_reply;
+}
+
+TEST(bot_strong_searches_replies_only_on_a_budget_that_pays) {
+    CHECK(expected_reply_on_an_open_board(9, "strong:1620") != NO_POINT); /* 20 x 81 */
+    CHECK_EQ_INT(expected_reply_on_an_open_board(9, "strong:1619"), NO_POINT);
+    CHECK(expected_reply_on_an_open_board(13, "strong:3380") != NO_POINT); /* 20 x 169 */
+    CHECK_EQ_INT(expected_reply_on_an_open_board(13, "strong:3379"), NO_POINT);
+    CHECK(expected_reply_on_an_open_board(11, "strong:20ms") != NO_POINT);
+    CHECK_EQ_INT(expected_reply_on_an_open_board(13, "strong:20ms"), NO_POINT);
 }
 
 TEST(bot_config_names) {
