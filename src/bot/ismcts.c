@@ -218,11 +218,12 @@ static void backup(tree_work *tw, int depth, int opp_depth, int me, double resul
 /* The opponent's reply from its tree, node *at, chosen as ours are among
  * the children legal on this board; NO_POINT once the walk has left the
  * tree (*at is -1 then: at a leaf not yet visited EXPAND_AT times, a full
- * pool, or no child legal here), and the reply is a random one. */
+ * pool, or no child legal here), and the reply is a random one. Its root
+ * gets its children with ours, before the first simulation. */
 static point opponent_tree_reply(tree_work *tw, const bot_memory *m, int32_t *at, int *opp_depth, rng *r) {
     if (*at < 0) return NO_POINT;
     if (tw->pool[*at].n_children == 0) {
-        if (*at == tw->opp_root || tw->pool[*at].n >= EXPAND_AT) expand_opponent(tw, m, *at);
+        if (tw->pool[*at].n >= EXPAND_AT) expand_opponent(tw, m, *at);
         if (tw->pool[*at].n_children == 0) {
             *at = -1;
             return NO_POINT;
@@ -584,6 +585,7 @@ point ismcts_choose(const bot_config *cfg, const bot_memory *m, rng *r, double s
     if (opponent_tree) {
         tw->opp_root = tw->n_nodes++;
         tw->pool[tw->opp_root] = (node){ -1, NO_POINT, 0, 0, 0, 0, 0 };
+        expand_opponent(tw, m, tw->opp_root);
     }
     /* A carry left unwritten (no search) is never read: both tests want
      * the decision just before. */
