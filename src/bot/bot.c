@@ -61,14 +61,15 @@ point bot_choose(const bot_config *cfg, const bot_memory *m, uint64_t seed, bot_
     double start = now_monotonic_s();
     rng r;
     rng_seed(&r, seed);
-    long playouts = 0;
-    point choice, expected_reply = NO_POINT;
+    bot_stats stats = { 0, 0, NO_POINT, NO_POINT };
+    point choice;
     if (m->view.over || m->view.to_move != m->me) choice = PASS_POINT;
     else if (cfg->kind == BOT_RANDOM) choice = random_choose(m, &r);
     else if (cfg->kind == BOT_HEURISTIC) choice = heuristic_choose(m, &r);
-    else if (cfg->kind == BOT_FLAT) choice = flat_choose(cfg, m, &r, start, &playouts);
-    else if (cfg->kind == BOT_REFERENCE) choice = reference_choose(cfg, m, &r, start, &playouts);
-    else choice = ismcts_choose(cfg, m, &r, start, carry, &playouts, &expected_reply);
-    if (stats_out) *stats_out = (bot_stats){ playouts, now_monotonic_s() - start, expected_reply };
+    else if (cfg->kind == BOT_FLAT) choice = flat_choose(cfg, m, &r, start, &stats.playouts);
+    else if (cfg->kind == BOT_REFERENCE) choice = reference_choose(cfg, m, &r, start, &stats.playouts);
+    else choice = ismcts_choose(cfg, m, &r, start, carry, &stats);
+    stats.seconds = now_monotonic_s() - start;
+    if (stats_out) *stats_out = stats;
     return choice;
 }

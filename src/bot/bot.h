@@ -105,6 +105,11 @@ typedef struct bot_stats {
                              search expects (the most simulated first move
                              of the opponent's tree), for diagnostics and
                              tests; NO_POINT for the other players */
+    point answer_to_pass; /* the strong player's: the opponent's answer to
+                             our pass its search expects (PASS_POINT: it
+                             would end the game); NO_POINT when the search
+                             did not ask (no opponent's tree, or the
+                             opponent has just passed) */
 } bot_stats;
 
 /* Parses a player for the arena: "random", "heuristic", "flat", "strong"

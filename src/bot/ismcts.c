@@ -34,6 +34,10 @@
  * the decision's seed: reproducible, fair, and no habit to learn), or pass
  * when passing scores at least as well as every move (by their own means).
  *
+ * Our pass at the root is answered from a node of the opponent's tree of
+ * its own (passes are public, so its tree branches on ours): it passes,
+ * ending the game, where that pays it, and plays on elsewhere.
+ *
  * Nodes of both trees live in one pool allocated per decision; when it is
  * full the trees stop growing and the simulations go on below the leaves. */
 #include "bot/players.h"
@@ -72,6 +76,7 @@ typedef struct tree_work {
     int32_t n_nodes, pool_size;
     int32_t path[MAX_DEPTH + 1];              /* nodes chosen, root first */
     int32_t opp_root;                         /* the opponent's tree's root, -1 if none */
+    int32_t opp_after_pass;                   /* its node answering our pass, -1 if none */
     int32_t opp_path[MAX_DEPTH + 1];          /* its nodes chosen, its root first */
     point mine[MAX_DEPTH], theirs[MAX_DEPTH]; /* moves along the path */
     uint8_t first_mover[BOARD_MAX_POINTS];
@@ -109,13 +114,19 @@ static void expand(tree_work *tw, const bot_memory *m, int32_t at) {
     add_children(tw, at, tw->scratch, n);
 }
 
-/* Children of a node of the opponent's tree: every point not ours in our
- * view and not a known opponent stone. */
-static void expand_opponent(tree_work *tw, const bot_memory *m, int32_t at) {
+/* The opponent's moves as far as we can tell, written to tw->scratch:
+ * every point not ours in our view and not a known opponent stone.
+ * Returns how many. */
+static int opponent_points(tree_work *tw, const bot_memory *m) {
     int n = 0;
     for (point p = 0; p < board_points(&tw->sample); p++)
         if (m->view.stone[p] != m->me && m->opp[p] != OPP_CERTAIN) tw->scratch[n++] = p;
-    add_children(tw, at, tw->scratch, n);
+    return n;
+}
+
+/* Children of a node of the opponent's tree: its points. */
+static void expand_opponent(tree_work *tw, const bot_memory *m, int32_t at) {
+    add_children(tw, at, tw->scratch, opponent_points(tw, m));
 }
 
 static double child_value(const node *c, double explore_log, rng *r) {
@@ -239,6 +250,19 @@ static point opponent_tree_reply(tree_work *tw, const bot_memory *m, int32_t *at
     return tw->pool[child].move;
 }
 
+/* The opponent's answer to our pass at the root, from its node for it:
+ * pass (ending the game) or a move legal on this board. Passes are
+ * public, so the opponent's tree branches on ours: it learns whether our
+ * pass lets it end the game ahead (a region of ours left open to its
+ * stones, say), where a fixed share of passing answers could not tell. */
+static point opponent_answers_pass(tree_work *tw, int *opp_depth, int me, rng *r) {
+    tw->opp_path[0] = tw->opp_after_pass;
+    int32_t child = select_child(tw, tw->opp_after_pass, color_other(me), r);
+    if (child < 0) return PASS_POINT;
+    tw->opp_path[++*opp_depth] = child;
+    return tw->pool[child].move;
+}
+
 static void simulate(tree_work *tw, const bot_memory *m, rng *r) {
     int me = m->me, opp = color_other(me), komi = m->view.settings.komi_x2;
     /* Capture Go: a capture in the tree that reaches the target decides
@@ -250,6 +274,7 @@ static void simulate(tree_work *tw, const bot_memory *m, rng *r) {
     memset(tw->first_mover, 0, (size_t)board_points(&tw->sample));
     int32_t at = 0, opp_at = tw->opp_root;
     int depth = 0, opp_depth = 0, passes = m->view.passes;
+    bool answered = false; /* the opponent answered our pass with a move */
     tw->path[0] = 0;
     tw->opp_path[0] = opp_at;
     while (depth < MAX_DEPTH) {
@@ -276,6 +301,20 @@ static void simulate(tree_work *tw, const bot_memory *m, rng *r) {
              * still comes: else passing dodged it, and the player passed
              * with a stone in atari. */
             if (winning_capture(&tw->sample, opp, target, captures) != NO_POINT) decided = 0;
+            else if (passes < 2 && tw->opp_after_pass >= 0) {
+                /* Their answer: a pass ends the game, else the playout
+                 * goes on after their move, ours to play. */
+                point q = opponent_answers_pass(tw, &opp_depth, me, r);
+                if (q == PASS_POINT) {
+                    passes++;
+                } else {
+                    captures[opp] += board_play(&tw->sample, opp, q, NULL);
+                    tw->theirs[0] = q;
+                    passes = 0;
+                    answered = true;
+                    if (target > 0 && captures[opp] >= target) decided = 0;
+                }
+            }
             break; /* the pass child is a leaf: the game goes on below */
         }
         captures[me] += board_play(&tw->sample, me, p, NULL);
@@ -306,7 +345,7 @@ static void simulate(tree_work *tw, const bot_memory *m, rng *r) {
         }
         passes = 0;
     }
-    bool ended_on_pass = depth > 0 && tw->mine[depth - 1] == PASS_POINT;
+    bool ended_on_pass = depth > 0 && tw->mine[depth - 1] == PASS_POINT && !answered;
     /* After our pass the playout would have the game go on, with our random
      * moves still capturing the stones we know of in our area. A real
      * opponent may pass too and end it, and then every stone left stands
@@ -316,8 +355,10 @@ static void simulate(tree_work *tw, const bot_memory *m, rng *r) {
      * area. Measured (docs/BOT.md): 15% gained against the textbook
      * reference (74% to 92%, as Black 50% to 85%) and did not lose in
      * self-play; 50% lost (-91 Elo), the player then refusing to pass and
-     * spoiling its own area. */
-    if (ended_on_pass && passes < 2 && rng_below(r, 1000) < PASS_ENDS_PERMILLE) passes = 2;
+     * spoiling its own area. With the opponent's tree its answer to our
+     * pass is its own: passing when that pays it (opponent_answers_pass). */
+    if (ended_on_pass && passes < 2 && tw->opp_after_pass < 0 && rng_below(r, 1000) < PASS_ENDS_PERMILLE)
+        passes = 2;
     double result = decided >= 0 ? decided
                                  : search_finish(&tw->sample, me, ended_on_pass ? opp : me,
                                                  ended_on_pass ? passes : 0, komi, SCORE_WEIGHT, r, tw->first_mover);
@@ -553,27 +594,26 @@ static tree_work *tree_new(const bot_config *cfg, const bot_memory *m, bool oppo
 
 static void tree_free(tree_work *tw) { free(tw); }
 
-/* The opponent's tree's most simulated first reply: what our search
- * expects them to answer (NO_POINT if its root never got children). */
-static point expected_reply(const tree_work *tw) {
-    if (tw->opp_root < 0) return NO_POINT;
-    const node *root = &tw->pool[tw->opp_root];
+/* The move of node at's most simulated child: at the opponent's root
+ * the reply our search expects, at its node answering our pass that
+ * answer. NO_POINT if at is -1 or no child was simulated. */
+static point most_simulated_child(const tree_work *tw, int32_t at) {
+    if (at < 0) return NO_POINT;
+    const node *parent = &tw->pool[at];
     const node *best = NULL;
-    for (int32_t i = root->first_child; i < root->first_child + root->n_children; i++)
+    for (int32_t i = parent->first_child; i < parent->first_child + parent->n_children; i++)
         if (!best || tw->pool[i].n > best->n) best = &tw->pool[i];
     return best && best->n > 0 ? best->move : NO_POINT;
 }
 
 point ismcts_choose(const bot_config *cfg, const bot_memory *m, rng *r, double start, bot_carry *carry,
-                    long *playouts_out, point *expected_reply_out) {
-    *expected_reply_out = NO_POINT;
+                    bot_stats *stats) {
     bool opponent_tree = opponent_tree_pays(cfg, m);
     tree_work *tw = tree_new(cfg, m, opponent_tree);
     if (!tw) return heuristic_choose(m, r);
     int n = search_candidates(m, &tw->bf.base, tw->scratch);
     if (n == 0) {
         tree_free(tw);
-        *playouts_out = 0;
         return PASS_POINT;
     }
     tw->scratch[n] = PASS_POINT;
@@ -587,6 +627,15 @@ point ismcts_choose(const bot_config *cfg, const bot_memory *m, rng *r, double s
         tw->pool[tw->opp_root] = (node){ -1, NO_POINT, 0, 0, 0, 0, 0 };
         expand_opponent(tw, m, tw->opp_root);
     }
+    /* Its node answering our pass, unless our pass ends the game. */
+    tw->opp_after_pass = -1;
+    if (opponent_tree && m->view.passes == 0) {
+        tw->opp_after_pass = tw->n_nodes++;
+        tw->pool[tw->opp_after_pass] = (node){ -1, NO_POINT, 0, 0, 0, 0, 0 };
+        int n_points = opponent_points(tw, m);
+        tw->scratch[n_points] = PASS_POINT;
+        add_children(tw, tw->opp_after_pass, tw->scratch, n_points + 1);
+    }
     /* A carry left unwritten (no search) is never read: both tests want
      * the decision just before. */
     if (is_short_budget(cfg) && carry_applies_to_retry(carry, m)) carry_load(tw, carry);
@@ -599,8 +648,9 @@ point ismcts_choose(const bot_config *cfg, const bot_memory *m, rng *r, double s
     }
     point choice = root_choice(tw, m, r);
     if (carry) carry_save(tw, m, choice, carry);
-    *playouts_out = done;
-    *expected_reply_out = expected_reply(tw);
+    stats->playouts = done;
+    stats->expected_reply = most_simulated_child(tw, tw->opp_root);
+    stats->answer_to_pass = most_simulated_child(tw, tw->opp_after_pass);
     tree_free(tw);
     return choice;
 }

@@ -25,10 +25,10 @@ point flat_choose(const bot_config *cfg, const bot_memory *m, rng *r, double sta
 /* Flat simulates its pass once in this many simulations, for a budget of
  * budget_playouts (0: a time) and n_cand candidate moves. */
 long flat_pass_period(long budget_playouts, int n_cand);
-/* carry: the seat's (bot_carry), or NULL; *expected_reply_out receives
- * the opponent's tree's most simulated first reply (NO_POINT if none). */
+/* carry: the seat's (bot_carry), or NULL; stats gets the playouts and
+ * what the opponent's tree expects (bot_stats), not the seconds. */
 point ismcts_choose(const bot_config *cfg, const bot_memory *m, rng *r, double start, bot_carry *carry,
-                    long *playouts_out, point *expected_reply_out);
+                    bot_stats *stats);
 /* How the strong player of configuration cfg shares its budget among a
  * turn's attempts (by the budget's size). */
 const struct attempt_shares *ismcts_attempt_shares(const bot_config *cfg);

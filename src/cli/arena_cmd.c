@@ -236,7 +236,7 @@ static bool take_turn(game_ctx *g, int seen) {
     int colour = referee_to_move(g->r), who = colour == g->colour[0] ? 0 : 1;
     side_totals *t = &g->rec->side[who];
     action act;
-    bot_stats st = { 0, 0, NO_POINT };
+    bot_stats st = { 0, 0, NO_POINT, NO_POINT };
     if (is_gtp(g, who)) {
         if (!engine_choose(g, who, &act, &st.seconds)) return false;
     } else {

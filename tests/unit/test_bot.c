@@ -535,6 +535,50 @@ TEST(bot_strong_searches_replies_only_on_a_budget_that_pays) {
     CHECK_EQ_INT(expected_reply_on_an_open_board(13, "strong:20ms"), NO_POINT);
 }
 
+/* Our pass at the root is answered from the opponent's tree: a pass
+ * where ending the game wins for them, a move where it would lose. 5x5,
+ * Hamburg rules, every White stone known to Black (found by refusals):
+ *
+ *     Black's wall open    Black's wall closed
+ *     . . . . .   5        O . O . O   5
+ *     . . . . .   4        X X X X X   4
+ *     X X X X O   3        . . . . .   3
+ *     . . . . .   2        . . . . .   2
+ *     . . . . .   1        . . . . .   1
+ *     A B C D E            A B C D E
+ *   -> White would pass  -> White would play on
+ * Both passing, only a region of Black's alone counts for Black: on the
+ * left none (4 points against 21), though Black would win the game played
+ * on; on the right the lower three rows (20 against 5). Once White has
+ * just passed, Black's pass ends the game and nothing is asked. */
+static point answer_to_black_pass(const char *const *actions, size_t n) {
+    game_settings s = settings_default();
+    s.size = 5;
+    s.rules = RULES_HAMBURG;
+    duel *d = duel_new(&s);
+    for (size_t i = 0; i < n; i++) CHECK_EQ_INT(duel_play(d, actions[i]), REFUSE_NONE);
+    CHECK_EQ_INT(referee_to_move(d->ref), BLACK);
+    bot_config cfg;
+    CHECK(bot_config_parse("strong:2000", &cfg));
+    bot_stats st;
+    bot_choose(&cfg, &d->mem[BLACK], 1, NULL, &st);
+    duel_free(d);
+    return st.answer_to_pass;
+}
+
+TEST(bot_strong_expects_the_opponent_to_answer_its_pass) {
+    /* Black's refused tries come just before its next move. */
+    static const char *const open[] = { "A3", "pass", "B3", "pass", "C3", "pass", "D3", "E3", "E3" };
+    static const char *const closed[] = { "A4",   "A5", "A5",   "B4", "E5", "E5", "C4",
+                                          "pass", "D4", "pass", "E4", "C5", "C5" };
+    CHECK_EQ_INT(answer_to_black_pass(open, sizeof open / sizeof open[0]), PASS_POINT);
+    point answer = answer_to_black_pass(closed, sizeof closed / sizeof closed[0]);
+    CHECK(answer != PASS_POINT && answer != NO_POINT);
+    static const char *const after_a_pass[] = { "A4", "A5",   "A5", "B4",   "E5", "E5",
+                                                "C4", "pass", "D4", "pass", "E4", "pass" };
+    CHECK_EQ_INT(answer_to_black_pass(after_a_pass, sizeof after_a_pass / sizeof after_a_pass[0]), NO_POINT);
+}
+
 TEST(bot_config_names) {
     bot_config c;
     CHECK(bot_config_parse("flat", &c));
