@@ -219,3 +219,54 @@ TEST(bot_belief_refusal_a_stone_cannot_explain_is_a_suicide) {
     }
     duel_free(d);
 }
+
+/* The opponent's newest stone, as the last search predicted it, is drawn
+ * first, from the prior times the prediction (X Black, ? hidden, !
+ * predicted):
+ *
+ *      A B C D E F G H J
+ *    7 . . ! . . . ! . .     Predicted: G7 three times as likely as C7
+ *    6 . . . . . . . . .     (the prior weighs both alike: the third
+ *    5 . . . . X . . . .     line, four steps from our stone), and E5
+ *    4 . . . . . . . . .     (our stone, never theirs). G7 in about 3
+ *    3 . . ? . . . . . .     samples of 4, C7 in 1; the prior alone
+ *                            puts either there in a few percent; each
+ * sample still holds just the one stone the count tells. */
+static void count_predicted_points(const duel *d, const float *share, int *at_g7, int *at_c7, int samples) {
+    static belief bf;
+    static board sample;
+    rng r;
+    rng_seed(&r, 5);
+    CHECK(belief_prepare(&bf, &d->mem[BLACK], true));
+    if (share) belief_predict_newest(&bf, share);
+    *at_g7 = *at_c7 = 0;
+    point g7 = duel_point(d, "G7"), c7 = duel_point(d, "C7");
+    for (int k = 0; k < samples; k++) {
+        belief_sample(&bf, &sample, &r);
+        int white = 0;
+        for (point p = 0; p < board_points(&sample); p++) white += board_at(&sample, p) == WHITE;
+        CHECK_EQ_INT(white, 1);
+        *at_g7 += board_at(&sample, g7) == WHITE;
+        *at_c7 += board_at(&sample, c7) == WHITE;
+    }
+}
+
+TEST(bot_belief_draws_the_predicted_newest_stone_first) {
+    game_settings s = settings_default();
+    duel *d = duel_new(&s);
+    duel_play(d, "E5");
+    duel_play(d, "C3");
+    duel_sync(d);
+    static float share[BOARD_MAX_POINTS];
+    share[duel_point(d, "G7")] = 3;
+    share[duel_point(d, "C7")] = 1;
+    share[duel_point(d, "E5")] = 50;
+    int g7, c7;
+    count_predicted_points(d, NULL, &g7, &c7, 2000);
+    CHECK(g7 < 100 && c7 < 100);
+    count_predicted_points(d, share, &g7, &c7, 2000);
+    CHECK(g7 > 1400 && g7 < 1600);
+    CHECK(c7 > 400 && c7 < 600);
+    CHECK_EQ_INT(g7 + c7, 2000);
+    duel_free(d);
+}
