@@ -217,7 +217,7 @@ bool belief_prepare(belief *bf, const bot_memory *m, bool informed) {
     bf->opp = color_other(m->me);
     bf->opp_total = m->view.on_board[bf->opp];
     bf->n_certain = bf->n_refused = bf->n_certain_now = bf->n_refused_now = 0;
-    bf->n_prior = bf->n_newest = 0;
+    bf->n_prior = 0;
     informed_prior ip;
     if (informed) informed_prior_prepare(&ip, &bf->base, m);
     double total = 0;
@@ -237,29 +237,15 @@ bool belief_prepare(belief *bf, const bot_memory *m, bool informed) {
     return true;
 }
 
-void belief_predict_newest(belief *bf, const float *share) {
-    double total = 0;
-    bf->n_newest = 0;
-    for (int i = 0; i < bf->n_prior; i++) {
-        point p = bf->prior_point[i];
-        double prior = bf->prior_cum[i] - (i > 0 ? bf->prior_cum[i - 1] : 0);
-        if (share[p] <= 0 || prior <= 0) continue;
-        total += prior * share[p];
-        bf->newest_point[bf->n_newest] = p;
-        bf->newest_cum[bf->n_newest++] = total;
-    }
-}
-
-/* A point drawn from the n weighted points, cum their cumulative weights. */
-static point draw_weighted(const point *points, const double *cum, int n, rng *r) {
-    double target = (double)rng_next32(r) / 4294967296.0 * cum[n - 1];
-    int lo = 0, hi = n - 1;
+static point draw_prior(const belief *bf, rng *r) {
+    double target = (double)rng_next32(r) / 4294967296.0 * bf->prior_cum[bf->n_prior - 1];
+    int lo = 0, hi = bf->n_prior - 1;
     while (lo < hi) {
         int mid = (lo + hi) / 2;
-        if (cum[mid] > target) hi = mid;
+        if (bf->prior_cum[mid] > target) hi = mid;
         else lo = mid + 1;
     }
-    return points[lo];
+    return bf->prior_point[lo];
 }
 
 static bool is_refused(const belief *bf, point p) {
@@ -340,18 +326,11 @@ void belief_sample(const belief *bf, board *out, rng *r) {
     placed = place_certain(bf, out, bf->n_certain_now, bf->n_certain, placed);
     placed = place_refused(bf, out, bf->n_refused_now, bf->n_refused, placed, r);
     if (bf->n_prior == 0) return;
-    if (bf->n_newest > 0 && placed < bf->opp_total) {
-        point p = draw_weighted(bf->newest_point, bf->newest_cum, bf->n_newest, r);
-        if (guess_fits(bf, out, p)) {
-            board_play(out, bf->opp, p, NULL);
-            placed++;
-        }
-    }
     /* Rejection sampling: a drawn point already used or where no stone fits
      * is drawn again; the cap only matters on a nearly full board. */
     int misses = 0, max_misses = 8 * bf->n_prior + 64;
     while (placed < bf->opp_total && misses < max_misses) {
-        point p = draw_weighted(bf->prior_point, bf->prior_cum, bf->n_prior, r);
+        point p = draw_prior(bf, r);
         if (guess_fits(bf, out, p)) {
             board_play(out, bf->opp, p, NULL);
             placed++;

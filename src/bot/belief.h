@@ -41,24 +41,12 @@ typedef struct belief {
     int n_prior;
     point prior_point[BOARD_MAX_POINTS];
     double prior_cum[BOARD_MAX_POINTS]; /* cumulative weights */
-    /* The opponent's newest stone as our last search predicted it
-     * (belief_predict_newest): drawn first, from the prior's points, each
-     * weighted by its prior times the prediction. */
-    int n_newest;
-    point newest_point[BOARD_MAX_POINTS];
-    double newest_cum[BOARD_MAX_POINTS]; /* cumulative weights */
 } belief;
 
 /* Prepares sampling for the player of memory m. informed selects the
  * informed prior (else uniform). Returns false if the player's own stones
  * cannot be set up (an inconsistent memory). */
 bool belief_prepare(belief *bf, const bot_memory *m, bool informed);
-
-/* Tells the sampler where the opponent's newest stone probably is:
- * share[p] (any scale, 0 for none) multiplies each point's prior weight,
- * and every sample draws that stone so before the others. Call after
- * belief_prepare; without it no sample uses a prediction. */
-void belief_predict_newest(belief *bf, const float *share);
 
 /* Draws one board into out. */
 void belief_sample(const belief *bf, board *out, rng *r);

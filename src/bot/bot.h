@@ -82,7 +82,7 @@ typedef struct bot_memory {
  * decision left (else it carries nothing), then writes it, so a caller
  * may keep one per seat across games. The retry's part is read on a short
  * budget only (ismcts.c: the medium level, not the strong). Derived from
- * the seat's own decisions only: as fair as the memory. About 15 KiB. */
+ * the seat's own decisions only: as fair as the memory. About 10 KiB. */
 typedef struct bot_carry {
     bool valid;
     bool played_a_point;        /* the decision chose a point, not a pass */
@@ -94,12 +94,6 @@ typedef struct bot_carry {
      * wins, and its AMAF simulations and wins without the child's prior */
     float n[BOARD_MAX_POINTS + 1], w[BOARD_MAX_POINTS + 1];
     float rn[BOARD_MAX_POINTS + 1], rw[BOARD_MAX_POINTS + 1];
-    /* Where the opponent's next stone is likely, when the decision
-     * searched the opponent's replies: its tree's first replies, each
-     * point's share of their simulations (reply); and the prediction the
-     * decision itself sampled with (newest), which a retry keeps. */
-    bool has_reply, has_newest;
-    float reply[BOARD_MAX_POINTS], newest[BOARD_MAX_POINTS];
 } bot_carry;
 
 void bot_carry_init(bot_carry *c);

@@ -38,11 +38,6 @@
  * its own (passes are public, so its tree branches on ours): it passes,
  * ending the game, where that pays it, and plays on elsewhere.
  *
- * The opponent's tree also predicts: where it expected their reply is
- * carried to our next turn (bot_carry), and once they have played, the
- * sampler draws their newest stone from that prediction times the prior
- * (belief_predict_newest), a better guess at that stone than the prior's.
- *
  * Nodes of both trees live in one pool allocated per decision; when it is
  * full the trees stop growing and the simulations go on below the leaves. */
 #include "bot/players.h"
@@ -86,8 +81,6 @@ typedef struct tree_work {
     point mine[MAX_DEPTH], theirs[MAX_DEPTH]; /* moves along the path */
     uint8_t first_mover[BOARD_MAX_POINTS];
     point scratch[BOARD_MAX_POINTS + 1]; /* candidates, then PASS_POINT */
-    bool has_newest;                     /* a prediction of their newest stone... */
-    float newest[BOARD_MAX_POINTS];      /* ...its weight per point (bot_carry) */
     node pool[];                         /* pool_size nodes, in the same allocation */
 } tree_work;
 
@@ -535,16 +528,6 @@ static void carry_load_amaf(tree_work *tw, const bot_carry *c) {
     }
 }
 
-/* The prediction of the opponent's newest stone this decision samples
- * with: where the opponent's tree expected its reply on our turn before,
- * when the opponent has played a stone since (it did not pass); a retry
- * keeps the one its refused attempt used. NULL for none. */
-static const float *newest_stone_prediction(const bot_carry *c, const bot_memory *m) {
-    if (carry_applies_to_retry(c, m)) return c->has_newest ? c->newest : NULL;
-    if (carry_applies_to_next_turn(c, m) && c->has_reply && m->view.passes == 0) return c->reply;
-    return NULL;
-}
-
 /* Keeps the root's statistics for the next decision: the retry, should
  * this attempt be refused, or the next turn's first attempt. The
  * children's priors are left out: the next root adds its own. */
@@ -561,16 +544,6 @@ static void carry_save(const tree_work *tw, const bot_memory *m, point choice, b
     }
     c->root_n = root->n;
     c->root_w = root->w;
-    if (tw->opp_root >= 0 && tw->pool[tw->opp_root].n > 0) {
-        const node *opp_root = &tw->pool[tw->opp_root];
-        for (int32_t i = opp_root->first_child; i < opp_root->first_child + opp_root->n_children; i++)
-            c->reply[tw->pool[i].move] = tw->pool[i].n;
-        c->has_reply = true;
-    }
-    if (tw->has_newest) {
-        memcpy(c->newest, tw->newest, sizeof c->newest);
-        c->has_newest = true;
-    }
     c->seq = m->view.seq;
     c->turn = m->view.turn;
     c->n_tried = m->view.n_tried;
@@ -667,12 +640,6 @@ point ismcts_choose(const bot_config *cfg, const bot_memory *m, rng *r, double s
      * the decision just before. */
     if (is_short_budget(cfg) && carry_applies_to_retry(carry, m)) carry_load(tw, carry);
     else if (carry_applies_to_next_turn(carry, m)) carry_load_amaf(tw, carry);
-    const float *newest = newest_stone_prediction(carry, m);
-    if (newest) {
-        memcpy(tw->newest, newest, sizeof tw->newest);
-        tw->has_newest = true;
-        belief_predict_newest(&tw->bf, tw->newest);
-    }
     search_budget budget = search_budget_for(cfg, ismcts_attempt_shares(cfg), m, start);
     long done = 0;
     while (search_continue(&budget, done)) {

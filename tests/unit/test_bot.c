@@ -10,7 +10,6 @@
 #include "bot/players.h"
 #include "bot/search.h"
 #include "engine/board_text.h"
-#include "engine/vertex.h"
 #include "test_bot_util.h"
 
 /* strong:2000 searches the opponent's replies too (20 playouts a point
@@ -191,67 +190,6 @@ TEST(bot_carry_starts_the_next_turn_from_the_played_attempt) {
         CHECK(!duel_carry_changes_a_decision(&cfg, d, &carry, seeds, NULL, NULL, NULL));
         duel_free(d);
     }
-}
-
-/* Where the opponent's tree expected their reply is kept for the next
- * turn (bot_carry's reply), where the sampler draws the opponent's newest
- * stone from it (newest), also on a retry; not after they passed:
- *
- *       A B C D E F G H J
- *     7 . . . . . . w . .    Black played E5 and a point the search
- *     5 . . . . B . . . .    chose; White G7, or the point Black will
- *     3 . . w . . . . . .    choose next, which Black's retry then meets;
- *                            or a pass. Black's memory is the same after
- *                            either stone, and so is its next decision. */
-static point carry_and_play(duel *d, const bot_config *cfg, uint64_t seed, bot_carry *carry) {
-    bot_stats st;
-    point p = bot_choose(cfg, &d->mem[BLACK], seed, carry, &st);
-    char v[VERTEX_BUF];
-    duel_play(d, vertex_format(p, 9, v));
-    return st.expected_reply;
-}
-
-static duel *black_decides_then_white(const bot_config *cfg, const char *white, bot_carry *carry,
-                                      float *reply) {
-    duel *d = duel_after("E5", "C3");
-    bot_carry_init(carry);
-    point expected = carry_and_play(d, cfg, 3, carry);
-    CHECK_EQ_INT(referee_to_move(d->ref), WHITE);
-    CHECK(carry->has_reply && !carry->has_newest);
-    point most = 0;
-    for (point p = 0; p < BOARD_MAX_POINTS; p++)
-        if (carry->reply[p] > carry->reply[most]) most = p;
-    CHECK_EQ_INT(most, expected);
-    memcpy(reply, carry->reply, sizeof carry->reply);
-    CHECK_EQ_INT(duel_play(d, white), REFUSE_NONE);
-    return d;
-}
-
-TEST(bot_carry_predicts_the_opponents_newest_stone) {
-    bot_config cfg;
-    CHECK(bot_config_parse("strong:2000", &cfg));
-    static bot_carry carry;
-    static float reply[BOARD_MAX_POINTS];
-    duel *d = black_decides_then_white(&cfg, "G7", &carry, reply);
-    point next = bot_choose(&cfg, &d->mem[BLACK], 4, &carry, NULL);
-    CHECK(carry.has_newest);
-    CHECK(memcmp(carry.newest, reply, sizeof reply) == 0);
-    duel_free(d);
-
-    char v[VERTEX_BUF];
-    d = black_decides_then_white(&cfg, vertex_format(next, 9, v), &carry, reply);
-    CHECK_EQ_INT(bot_choose(&cfg, &d->mem[BLACK], 4, &carry, NULL), next);
-    CHECK_EQ_INT(duel_play(d, v), REFUSE_NONE);
-    CHECK_EQ_INT(referee_to_move(d->ref), BLACK); /* refused: Black tries again */
-    bot_choose(&cfg, &d->mem[BLACK], 5, &carry, NULL);
-    CHECK(carry.has_newest);
-    CHECK(memcmp(carry.newest, reply, sizeof reply) == 0);
-    duel_free(d);
-
-    d = black_decides_then_white(&cfg, "pass", &carry, reply);
-    bot_choose(&cfg, &d->mem[BLACK], 4, &carry, NULL);
-    CHECK(!carry.has_newest);
-    duel_free(d);
 }
 
 TEST(bot_same_seed_same_decision_other_seed_may_differ) {
