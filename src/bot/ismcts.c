@@ -42,6 +42,7 @@
  * full the trees stop growing and the simulations go on below the leaves. */
 #include "bot/players.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,7 +57,7 @@
 #define MAX_DEPTH 64
 #define NEAR_VISITS 0.9        /* root moves this close to the best count as good as it... */
 #define NEAR_MEAN 0.01         /* ...when their mean is within this of its mean */
-#define PASS_ENDS_PERMILLE 150 /* how often our pass is answered by a pass (see simulate) */
+#define PASS_ENDS_PERMILLE 150 /* how often our pass is answered by a pass (opponent_answers_pass) */
 /* The score margin's share of a result (search_finish): 0.03 measured +63
  * Elo [+16, +113] over 0.1 at 3,000 playouts (docs/BOT.md): playing for the
  * win rather than the margin. */
@@ -87,6 +88,13 @@ typedef struct tree_work {
 static double prior_of(const board *b, point p) {
     if (p == PASS_POINT) return 0.5;
     return board_edge_distance(b, p) == 0 ? 0.35 : 0.5; /* a torus has no edge */
+}
+
+/* A new node without children; returns its index. */
+static int32_t add_node(tree_work *tw) {
+    assert(tw->n_nodes < tw->pool_size);
+    tw->pool[tw->n_nodes] = (node){ -1, NO_POINT, 0, 0, 0, 0, 0 };
+    return tw->n_nodes++;
 }
 
 /* Gives node `at` the children moves[0..n-1]; false if the pool is full. */
@@ -250,17 +258,38 @@ static point opponent_tree_reply(tree_work *tw, const bot_memory *m, int32_t *at
     return tw->pool[child].move;
 }
 
-/* The opponent's answer to our pass at the root, from its node for it:
- * pass (ending the game) or a move legal on this board. Passes are
- * public, so the opponent's tree branches on ours: it learns whether our
- * pass lets it end the game ahead (a region of ours left open to its
- * stones, say), where a fixed share of passing answers could not tell. */
-static point opponent_answers_pass(tree_work *tw, int *opp_depth, int me, rng *r) {
+/* The opponent's answer to our pass at the root; passes counts ours.
+ * Returns the passes in a row after it: 2 when they pass too (the game
+ * ends), else as many as before their move (the playout goes on, ours
+ * to play, 0, when they answered with a move: played on the board, its
+ * captures counted, recorded as theirs).
+ *
+ * After our pass the playout would have the game go on, with our random
+ * moves still capturing the stones we know of in our area. A real
+ * opponent may pass too and end it, and then every stone left stands
+ * (area scoring, no dead stones), scored by search_finish's cautious
+ * count. Without the opponent's tree they pass in PASS_ENDS_PERMILLE of
+ * the simulations: passing is no longer free while known stones of
+ * theirs sit in our area. Measured (docs/BOT.md): 15% gained against the
+ * textbook reference (74% to 92%, as Black 50% to 85%) and did not lose
+ * in self-play; 50% lost (-91 Elo), the player then refusing to pass and
+ * spoiling its own area. With it, their answer comes from its node for
+ * our pass (passes are public, so its tree branches on ours): it learns
+ * whether our pass lets them end the game ahead (a region of ours left
+ * open to their stones, say), which a fixed share could not tell. */
+static int opponent_answers_pass(tree_work *tw, int me, int passes, int *opp_depth, int captures[3], rng *r) {
+    if (passes >= 2) return passes;
+    if (tw->opp_after_pass < 0) return rng_below(r, 1000) < PASS_ENDS_PERMILLE ? 2 : passes;
+    int opp = color_other(me);
+    int32_t child = select_child(tw, tw->opp_after_pass, opp, r);
+    assert(child >= 0); /* their pass is always legal */
     tw->opp_path[0] = tw->opp_after_pass;
-    int32_t child = select_child(tw, tw->opp_after_pass, color_other(me), r);
-    if (child < 0) return PASS_POINT;
     tw->opp_path[++*opp_depth] = child;
-    return tw->pool[child].move;
+    point q = tw->pool[child].move;
+    if (q == PASS_POINT) return 2;
+    captures[opp] += board_play(&tw->sample, opp, q, NULL);
+    tw->theirs[0] = q; /* our pass is a child of the root */
+    return 0;
 }
 
 static void simulate(tree_work *tw, const bot_memory *m, rng *r) {
@@ -274,7 +303,6 @@ static void simulate(tree_work *tw, const bot_memory *m, rng *r) {
     memset(tw->first_mover, 0, (size_t)board_points(&tw->sample));
     int32_t at = 0, opp_at = tw->opp_root;
     int depth = 0, opp_depth = 0, passes = m->view.passes;
-    bool answered = false; /* the opponent answered our pass with a move */
     tw->path[0] = 0;
     tw->opp_path[0] = opp_at;
     while (depth < MAX_DEPTH) {
@@ -301,20 +329,8 @@ static void simulate(tree_work *tw, const bot_memory *m, rng *r) {
              * still comes: else passing dodged it, and the player passed
              * with a stone in atari. */
             if (winning_capture(&tw->sample, opp, target, captures) != NO_POINT) decided = 0;
-            else if (passes < 2 && tw->opp_after_pass >= 0) {
-                /* Their answer: a pass ends the game, else the playout
-                 * goes on after their move, ours to play. */
-                point q = opponent_answers_pass(tw, &opp_depth, me, r);
-                if (q == PASS_POINT) {
-                    passes++;
-                } else {
-                    captures[opp] += board_play(&tw->sample, opp, q, NULL);
-                    tw->theirs[0] = q;
-                    passes = 0;
-                    answered = true;
-                    if (target > 0 && captures[opp] >= target) decided = 0;
-                }
-            }
+            else passes = opponent_answers_pass(tw, me, passes, &opp_depth, captures, r);
+            if (target > 0 && captures[opp] >= target) decided = 0;
             break; /* the pass child is a leaf: the game goes on below */
         }
         captures[me] += board_play(&tw->sample, me, p, NULL);
@@ -345,20 +361,9 @@ static void simulate(tree_work *tw, const bot_memory *m, rng *r) {
         }
         passes = 0;
     }
-    bool ended_on_pass = depth > 0 && tw->mine[depth - 1] == PASS_POINT && !answered;
-    /* After our pass the playout would have the game go on, with our random
-     * moves still capturing the stones we know of in our area. A real
-     * opponent may pass too and end it, and then every stone left stands
-     * (area scoring, no dead stones). So now and then the sampled board is
-     * scored as if both had passed (search_finish's cautious count):
-     * passing is no longer free while known stones of theirs sit in our
-     * area. Measured (docs/BOT.md): 15% gained against the textbook
-     * reference (74% to 92%, as Black 50% to 85%) and did not lose in
-     * self-play; 50% lost (-91 Elo), the player then refusing to pass and
-     * spoiling its own area. With the opponent's tree its answer to our
-     * pass is its own: passing when that pays it (opponent_answers_pass). */
-    if (ended_on_pass && passes < 2 && tw->opp_after_pass < 0 && rng_below(r, 1000) < PASS_ENDS_PERMILLE)
-        passes = 2;
+    /* Our pass not answered by a move: the game is over or theirs to play. */
+    bool ended_on_pass =
+        depth > 0 && tw->mine[depth - 1] == PASS_POINT && tw->theirs[depth - 1] == PASS_POINT;
     double result = decided >= 0 ? decided
                                  : search_finish(&tw->sample, me, ended_on_pass ? opp : me,
                                                  ended_on_pass ? passes : 0, komi, SCORE_WEIGHT, r, tw->first_mover);
@@ -617,24 +622,20 @@ point ismcts_choose(const bot_config *cfg, const bot_memory *m, rng *r, double s
         return PASS_POINT;
     }
     tw->scratch[n] = PASS_POINT;
-    tw->pool[0] = (node){ -1, NO_POINT, 0, 0, 0, 0, 0 };
-    tw->n_nodes = 1;
     board_copy(&tw->sample, &tw->bf.base);
-    add_children(tw, 0, tw->scratch, n + 1);
-    tw->opp_root = -1;
+    add_children(tw, add_node(tw), tw->scratch, n + 1);
+    tw->opp_root = tw->opp_after_pass = -1;
     if (opponent_tree) {
-        tw->opp_root = tw->n_nodes++;
-        tw->pool[tw->opp_root] = (node){ -1, NO_POINT, 0, 0, 0, 0, 0 };
+        tw->opp_root = add_node(tw);
         expand_opponent(tw, m, tw->opp_root);
     }
-    /* Its node answering our pass, unless our pass ends the game. */
-    tw->opp_after_pass = -1;
+    /* Its node answering our pass, unless our pass ends the game (kept
+     * only with its children, so that their pass is always there). */
     if (opponent_tree && m->view.passes == 0) {
-        tw->opp_after_pass = tw->n_nodes++;
-        tw->pool[tw->opp_after_pass] = (node){ -1, NO_POINT, 0, 0, 0, 0, 0 };
+        int32_t answer = add_node(tw);
         int n_points = opponent_points(tw, m);
         tw->scratch[n_points] = PASS_POINT;
-        add_children(tw, tw->opp_after_pass, tw->scratch, n_points + 1);
+        if (add_children(tw, answer, tw->scratch, n_points + 1)) tw->opp_after_pass = answer;
     }
     /* A carry left unwritten (no search) is never read: both tests want
      * the decision just before. */
