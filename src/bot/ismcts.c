@@ -260,9 +260,10 @@ static point opponent_tree_reply(tree_work *tw, const bot_memory *m, int32_t *at
 
 /* The opponent's answer to our pass at the root; passes counts ours.
  * Returns the passes in a row after it: 2 when they pass too (the game
- * ends), else as many as before their move (the playout goes on, ours
- * to play, 0, when they answered with a move: played on the board, its
- * captures counted, recorded as theirs).
+ * ends); 0 when they answer with a move (played on the board, its
+ * captures counted, recorded as theirs: the playout goes on, ours to
+ * play); passes, unchanged, when no answer is drawn (without the
+ * opponent's tree: the playout goes on, theirs to play).
  *
  * After our pass the playout would have the game go on, with our random
  * moves still capturing the stones we know of in our area. A real
@@ -328,9 +329,12 @@ static void simulate(tree_work *tw, const bot_memory *m, rng *r) {
             /* The pass is a leaf, but the opponent's winning capture
              * still comes: else passing dodged it, and the player passed
              * with a stone in atari. */
-            if (winning_capture(&tw->sample, opp, target, captures) != NO_POINT) decided = 0;
-            else passes = opponent_answers_pass(tw, me, passes, &opp_depth, captures, r);
-            if (target > 0 && captures[opp] >= target) decided = 0;
+            if (winning_capture(&tw->sample, opp, target, captures) != NO_POINT) {
+                decided = 0;
+            } else {
+                passes = opponent_answers_pass(tw, me, passes, &opp_depth, captures, r);
+                if (target > 0 && captures[opp] >= target) decided = 0;
+            }
             break; /* the pass child is a leaf: the game goes on below */
         }
         captures[me] += board_play(&tw->sample, me, p, NULL);
