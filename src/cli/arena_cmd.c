@@ -43,7 +43,13 @@
  *
  * Prints a progress line per finished game on stderr (so a match cut
  * short still tells its score so far), then the result in words and
- * machine-readable lines starting with "RESULT" for bench/bot-ladder.sh. */
+ * machine-readable lines starting with "RESULT" for bench/bot-ladder.sh.
+ * SIGINT or SIGTERM (a long SPRT stopped by hand) prints that report
+ * at once for the games finished so far, the games under way dropped,
+ * and exits with 128 + the signal (SIGINT only when not ignored, as a
+ * shell's background job has it): the workers block both signals and
+ * a watcher thread waits for them (sigwait), so the report is printed
+ * by an ordinary thread under the progress lock, never from a handler. */
 #include "commands.h"
 
 #include <ctype.h>
@@ -80,7 +86,6 @@ typedef struct side_totals {
 } side_totals;
 
 typedef struct game_record {
-    bool played;
     double a_score; /* 1 win, 0.5 jigo, 0 loss for A */
     bool a_black;
     bool capped;
@@ -104,10 +109,12 @@ typedef struct arena {
     sprt_run sprt;
     atomic_int next_unit; /* the next game, or the next pair under --sprt */
     atomic_int finished;
-    atomic_bool stop;              /* the SPRT has decided */
+    atomic_bool stop;              /* the SPRT has decided, or a signal came */
     pthread_mutex_t progress_lock; /* guards what follows and the lines */
+    bool reported;                 /* the report is printed: no second one */
     double a_score_sum;
-    game_record *records;
+    game_record *records; /* a worker's own until counted */
+    bool *counted;        /* [game]: finished and counted, so reported */
 } arena;
 
 /* One game in progress: the truth, and what each side needs to play it.
@@ -305,7 +312,6 @@ static void play_opening(game_ctx *g) {
 
 static void play_game(const arena *ar, int index, game_record *rec, gtp_client *engines[2]) {
     memset(rec, 0, sizeof *rec);
-    rec->played = true;
     rec->forfeit = -1;
     rec->a_black = index % 2 == 0;
     game_ctx g = { ar,
@@ -352,6 +358,7 @@ static void play_game(const arena *ar, int index, game_record *rec, gtp_client *
 /* Counts a finished game (under the progress lock) and prints its line. */
 static void count_game(arena *ar, int i) {
     const game_record *rec = &ar->records[i];
+    ar->counted[i] = true;
     ar->a_score_sum += rec->a_score;
     int done = atomic_fetch_add(&ar->finished, 1) + 1;
     if (rec->forfeit >= 0)
@@ -406,7 +413,7 @@ static void print_side(const arena *ar, int who) {
     char word[256];
     side_totals t = { 0, 0, 0, 0 };
     for (int i = 0; i < ar->games; i++) {
-        if (!ar->records[i].played) continue;
+        if (!ar->counted[i]) continue;
         const side_totals *s = &ar->records[i].side[who];
         t.decisions += s->decisions;
         t.turns += s->turns;
@@ -454,8 +461,8 @@ static void print_report(const arena *ar, double wall) {
     double wins = 0, as_black = 0, as_white = 0;
     int capped = 0, refused = 0, black_games = 0, forfeits[2] = { 0, 0 }, n = 0;
     for (int i = 0; i < ar->games; i++) {
+        if (!ar->counted[i]) continue;
         const game_record *g = &ar->records[i];
-        if (!g->played) continue;
         n++;
         if (g->forfeit >= 0) forfeits[g->forfeit]++;
         wins += g->a_score;
@@ -467,7 +474,7 @@ static void print_report(const arena *ar, double wall) {
         refused += g->refused;
     }
     if (n == 0) {
-        printf("arena: no game was played\n");
+        printf("arena: no game was finished\n");
         return;
     }
     interval iv = wilson95(wins, n);
@@ -499,6 +506,34 @@ static void print_report(const arena *ar, double wall) {
     print_side(ar, 0);
     print_side(ar, 1);
     if (ar->sprt_on) print_sprt(ar);
+}
+
+/* The watcher: waits for SIGINT or SIGTERM (blocked in every thread) and
+ * then prints the report of the games finished so far and exits, unless
+ * the match has already reported (cmd_arena then wakes it with SIGTERM to
+ * end it). */
+typedef struct watch {
+    arena *ar;
+    sigset_t signals;
+    double t0;
+} watch;
+
+static void *watcher(void *arg) {
+    watch *w = arg;
+    int sig = 0;
+    if (sigwait(&w->signals, &sig) != 0) return NULL;
+    pthread_mutex_lock(&w->ar->progress_lock);
+    if (w->ar->reported) {
+        pthread_mutex_unlock(&w->ar->progress_lock);
+        return NULL;
+    }
+    atomic_store(&w->ar->stop, true);
+    fprintf(stderr, "arena: %s: the report counts the %d finished games; those under way are dropped\n",
+            sig == SIGINT ? "interrupted" : "terminated", atomic_load(&w->ar->finished));
+    print_report(w->ar, now_monotonic_s() - w->t0);
+    fflush(stdout);
+    fflush(stderr);
+    _exit(128 + sig); /* the workers are mid-game: no exit handlers, no joins */
 }
 
 static const char usage_text[] =
@@ -629,21 +664,40 @@ int cmd_arena(int argc, char **argv) {
     signal(SIGPIPE, SIG_IGN); /* a dead engine's pipe is a lost game, not a dead arena */
     pthread_mutex_init(&ar.progress_lock, NULL);
     ar.records = calloc((size_t)ar.games, sizeof *ar.records);
+    ar.counted = calloc((size_t)ar.games, sizeof *ar.counted);
     pthread_t *tids = calloc((size_t)ar.threads, sizeof *tids);
-    if (!ar.records || !tids) {
+    if (!ar.records || !ar.counted || !tids) {
         fprintf(stderr, "arena: out of memory\n");
         free(ar.records);
+        free(ar.counted);
         free(tids);
         return 1;
     }
-    double t0 = now_monotonic_s();
+    watch w = { &ar, { { 0 } }, now_monotonic_s() };
+    sigemptyset(&w.signals);
+    struct sigaction inherited;
+    if (sigaction(SIGINT, NULL, &inherited) == 0 && inherited.sa_handler != SIG_IGN)
+        sigaddset(&w.signals, SIGINT); /* a shell's background job ignores it: left so */
+    sigaddset(&w.signals, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &w.signals, NULL); /* before the threads, which inherit it */
+    pthread_t watcher_tid;
+    bool watching = pthread_create(&watcher_tid, NULL, watcher, &w) == 0;
     int started = 0;
     for (; started < ar.threads; started++)
         if (pthread_create(&tids[started], NULL, worker, &ar) != 0) break;
     if (started == 0) worker(&ar);
     for (int i = 0; i < started; i++) pthread_join(tids[i], NULL);
-    print_report(&ar, now_monotonic_s() - t0);
+    pthread_mutex_lock(&ar.progress_lock);
+    ar.reported = true;
+    print_report(&ar, now_monotonic_s() - w.t0);
+    pthread_mutex_unlock(&ar.progress_lock);
+    if (watching) {
+        pthread_kill(watcher_tid, SIGTERM);
+        pthread_join(watcher_tid, NULL);
+    }
+    pthread_sigmask(SIG_UNBLOCK, &w.signals, NULL);
     free(ar.records);
+    free(ar.counted);
     free(tids);
     pthread_mutex_destroy(&ar.progress_lock);
     return 0;

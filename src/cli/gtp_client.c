@@ -57,11 +57,17 @@ gtp_client *gtp_client_start(const char *command, char *err, size_t err_len) {
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_adddup2(&fa, in[0], STDIN_FILENO);
     posix_spawn_file_actions_adddup2(&fa, out[1], STDOUT_FILENO);
-    /* its own process group, so stopping it also stops what sh started */
+    /* Its own process group, so stopping it also stops what sh started
+     * and a terminal's Ctrl-C reaches only the arena; and no signal
+     * blocked, whatever the calling thread blocks (the arena's workers
+     * leave SIGINT and SIGTERM to its watcher). */
     posix_spawnattr_t attr;
     posix_spawnattr_init(&attr);
-    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK);
     posix_spawnattr_setpgroup(&attr, 0);
+    sigset_t none;
+    sigemptyset(&none);
+    posix_spawnattr_setsigmask(&attr, &none);
     char *argv[] = { "sh", "-c", (char *)command, NULL };
     int rc = posix_spawn(&c->pid, "/bin/sh", &fa, &attr, argv, environ);
     posix_spawnattr_destroy(&attr);

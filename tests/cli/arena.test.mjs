@@ -5,7 +5,7 @@
 // heuristic), so each match takes well under a second and is deterministic.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -139,4 +139,54 @@ test('--sprt and --opening refuse bad values', async () => {
     const { code } = await arena(['--a', 'random', '--b', 'random', '--games', '4', ...bad]);
     assert.equal(code, 2, bad.join(' '));
   }
+});
+
+// A long match stopped by hand (Ctrl-C, or kill on a background SPRT):
+// the report of the games finished so far, at once, not lost with them.
+function arenaStopped(args, signal, afterGames) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(bin, ['arena', ...args]);
+    let stdout = '', stderr = '', sent = false;
+    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`no report:\n${stderr}`)); }, 60000);
+    child.stdout.on('data', (d) => { stdout += d; });
+    child.stderr.on('data', (d) => {
+      stderr += d;
+      const m = [...stderr.matchAll(/^arena: (\d+)\/\d+ games/gm)].pop();
+      if (!sent && m && Number(m[1]) >= afterGames) {
+        sent = true;
+        child.kill(signal);
+      }
+    });
+    child.on('close', (code, sig) => { clearTimeout(timer); resolve({ code, sig, stdout, stderr }); });
+  });
+}
+
+test('SIGINT and SIGTERM print the report of the finished games and exit 128 + the signal', async () => {
+  for (const [signal, exitCode, word] of [['SIGINT', 130, 'interrupted'], ['SIGTERM', 143, 'terminated']]) {
+    const { code, sig, stdout, stderr } = await arenaStopped(['--a', 'heuristic', '--b', 'random',
+      '--games', '1000000', '--threads', '2', '--seed', '6'], signal, 4);
+    assert.equal(sig, null, `${signal} killed the arena instead of stopping it`);
+    assert.equal(code, exitCode, signal);
+    const m = stderr.match(new RegExp(`^arena: ${word}: the report counts the (\\d+) finished games`, 'm'));
+    assert.ok(m, stderr.slice(-500));
+    const finished = Number(m[1]);
+    assert.ok(finished >= 4 && finished < 1000000);
+    const r = result(stdout);
+    assert.equal(Number(r.games), finished);
+    const last = [...stderr.matchAll(/^arena: \d+\/\d+ games, A ([\d.]+)$/gm)].pop();
+    assert.equal(Number(r.wins), Number(last[1]), 'the report and the progress lines disagree');
+  }
+});
+
+test('a stopped SPRT reports its pairs so far; an engine behind GTP is not hit by the signal', async () => {
+  const engine = `gtp:${bin} gtp --player random`;
+  const { code, stdout } = await arenaStopped(['--a', engine, '--b', 'random', '--games', '1000000',
+    '--sprt', '0,10', '--opening', '2', '--threads', '2', '--seed', '7'], 'SIGTERM', 6);
+  assert.equal(code, 143);
+  const s = sprtResult(stdout);
+  const r = result(stdout);
+  assert.equal(r.forfeits_a, '0', 'an engine died with the arena\'s signal');
+  // Each thread may have counted one game of a pair it was still playing.
+  assert.ok(Number(s.pairs) >= 2 && 2 * Number(s.pairs) <= Number(r.games), `${s.pairs} pairs, ${r.games} games`);
+  assert.equal(s.penta.split(',').map(Number).reduce((x, y) => x + y), Number(s.pairs));
 });
