@@ -112,6 +112,7 @@ typedef struct arena {
     atomic_bool stop;              /* the SPRT has decided, or a signal came */
     pthread_mutex_t progress_lock; /* guards what follows and the lines */
     bool reported;                 /* the report is printed: no second one */
+    int stopped_by;                /* the signal that stopped the match, or 0 */
     double a_score_sum;
     game_record *records; /* a worker's own until counted */
     bool *counted;        /* [game]: finished and counted, so reported */
@@ -445,6 +446,7 @@ static void print_sprt(const arena *ar) {
     printf("  LLR %.3f [%.3f, %.3f]: %s", v->llr, v->lower, v->upper,
            run->decision == SPRT_H1   ? "H1 accepted (A is stronger by about elo1)"
            : run->decision == SPRT_H0 ? "H0 accepted (A is not stronger by elo1)"
+           : ar->stopped_by           ? "no decision before the match was stopped"
                                       : "no decision within the games allowed");
     if (run->decision != SPRT_CONTINUE && run->decided_at < n)
         printf(" at pair %ld (LLR %.3f); the %ld pairs still in play then are counted here", run->decided_at,
@@ -528,6 +530,7 @@ static void *watcher(void *arg) {
         return NULL;
     }
     atomic_store(&w->ar->stop, true);
+    w->ar->stopped_by = sig;
     fprintf(stderr, "arena: %s: the report counts the %d finished games; those under way are dropped\n",
             sig == SIGINT ? "interrupted" : "terminated", atomic_load(&w->ar->finished));
     print_report(w->ar, now_monotonic_s() - w->t0);

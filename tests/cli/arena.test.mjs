@@ -189,4 +189,6 @@ test('a stopped SPRT reports its pairs so far; an engine behind GTP is not hit b
   // Each thread may have counted one game of a pair it was still playing.
   assert.ok(Number(s.pairs) >= 2 && 2 * Number(s.pairs) <= Number(r.games), `${s.pairs} pairs, ${r.games} games`);
   assert.equal(s.penta.split(',').map(Number).reduce((x, y) => x + y), Number(s.pairs));
+  assert.equal(s.verdict, 'none'); /* never before the tenth pair */
+  assert.match(stdout, /^ {2}LLR [-\d.]+ \[-2\.944, 2\.944\]: no decision before the match was stopped$/m);
 });
