@@ -106,8 +106,21 @@ test('hello errors: a wrong token, a malformed hello; unknown games refuse the u
   await assert.rejects(missing.opened, (e) => e.status === 404);
 });
 
+// A client sees a close handshake before the server has released the
+// socket's slot (and the earlier tests' sockets close without waiting):
+// wait until the server counts n sockets.
+async function untilServerCounts(n) {
+  const want = new RegExp(`^phantomgo_websocket_connections ${n}$`, 'm');
+  for (let i = 0; i < 200; i++) {
+    if (want.test((await call(base, 'GET', '/metrics')).text)) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  assert.fail(`the server never counted ${n} sockets`);
+}
+
 test('past --max-websockets a socket is closed with 1013 "too many connections"', async () => {
   const { id } = await newGame(base);
+  await untilServerCounts(0);
   const open = [];
   for (let i = 0; i < 6; i++) {
     const s = openSocket(base, id);
@@ -122,13 +135,7 @@ test('past --max-websockets a socket is closed with 1013 "too many connections"'
   assert.match(m.text, /^phantomgo_websocket_connections 6$/m);
   assert.match(m.text, /^phantomgo_websocket_refused_total [1-9]/m);
   await open.pop().close();
-  // The client sees the close handshake before the server has released the
-  // slot: wait until the server counts one socket fewer.
-  for (let i = 0; i < 100; i++) {
-    const now = await call(base, 'GET', '/metrics');
-    if (/^phantomgo_websocket_connections 5$/m.test(now.text)) break;
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await untilServerCounts(5);
   const again = openSocket(base, id);
   await again.waitFor((f) => f.length >= 1);
   open.push(again);
