@@ -143,9 +143,11 @@ test('--sprt and --opening refuse bad values', async () => {
 
 // A long match stopped by hand (Ctrl-C, or kill on a background SPRT):
 // the report of the games finished so far, at once, not lost with them.
-function arenaStopped(args, signal, afterGames) {
+// With toGroup the signal goes to the arena's whole process group, as a
+// terminal's Ctrl-C does.
+function arenaStopped(args, signal, afterGames, { toGroup = false } = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn(bin, ['arena', ...args]);
+    const child = spawn(bin, ['arena', ...args], { detached: toGroup });
     let stdout = '', stderr = '', sent = false;
     const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`no report:\n${stderr}`)); }, 60000);
     child.stdout.on('data', (d) => { stdout += d; });
@@ -154,7 +156,8 @@ function arenaStopped(args, signal, afterGames) {
       const m = [...stderr.matchAll(/^arena: (\d+)\/\d+ games/gm)].pop();
       if (!sent && m && Number(m[1]) >= afterGames) {
         sent = true;
-        child.kill(signal);
+        if (toGroup) process.kill(-child.pid, signal);
+        else child.kill(signal);
       }
     });
     child.on('close', (code, sig) => { clearTimeout(timer); resolve({ code, sig, stdout, stderr }); });
@@ -178,14 +181,14 @@ test('SIGINT and SIGTERM print the report of the finished games and exit 128 + t
   }
 });
 
-test('a stopped SPRT reports its pairs so far; an engine behind GTP is not hit by the signal', async () => {
+test('a stopped SPRT reports its pairs so far, also when the signal hits the whole process group', async () => {
   const engine = `gtp:${bin} gtp --player random`;
   const { code, stdout } = await arenaStopped(['--a', engine, '--b', 'random', '--games', '1000000',
-    '--sprt', '0,10', '--opening', '2', '--threads', '2', '--seed', '7'], 'SIGTERM', 6);
+    '--sprt', '0,10', '--opening', '2', '--threads', '2', '--seed', '7'], 'SIGTERM', 6, { toGroup: true });
   assert.equal(code, 143);
   const s = sprtResult(stdout);
   const r = result(stdout);
-  assert.equal(r.forfeits_a, '0', 'an engine died with the arena\'s signal');
+  assert.equal(r.forfeits_a, '0', 'a game lost to the engine\'s death was counted');
   // Each thread may have counted one game of a pair it was still playing.
   assert.ok(Number(s.pairs) >= 2 && 2 * Number(s.pairs) <= Number(r.games), `${s.pairs} pairs, ${r.games} games`);
   assert.equal(s.penta.split(',').map(Number).reduce((x, y) => x + y), Number(s.pairs));
