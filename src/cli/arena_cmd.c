@@ -109,7 +109,7 @@ typedef struct arena {
     sprt_run sprt;
     atomic_int next_unit; /* the next game, or the next pair under --sprt */
     atomic_int finished;
-    atomic_bool stop;              /* the SPRT has decided, or a signal came */
+    atomic_bool stop;              /* the SPRT has decided */
     pthread_mutex_t progress_lock; /* guards what follows and the lines */
     bool reported;                 /* the report is printed: no second one */
     int stopped_by;                /* the signal that stopped the match, or 0 */
@@ -529,7 +529,6 @@ static void *watcher(void *arg) {
         pthread_mutex_unlock(&w->ar->progress_lock);
         return NULL;
     }
-    atomic_store(&w->ar->stop, true);
     w->ar->stopped_by = sig;
     fprintf(stderr, "arena: %s: the report counts the %d finished games; those under way are dropped\n",
             sig == SIGINT ? "interrupted" : "terminated", atomic_load(&w->ar->finished));
@@ -676,7 +675,7 @@ int cmd_arena(int argc, char **argv) {
         free(tids);
         return 1;
     }
-    watch w = { &ar, { { 0 } }, now_monotonic_s() };
+    watch w = { .ar = &ar, .t0 = now_monotonic_s() };
     sigemptyset(&w.signals);
     struct sigaction inherited;
     if (sigaction(SIGINT, NULL, &inherited) == 0 && inherited.sa_handler != SIG_IGN)
@@ -698,7 +697,6 @@ int cmd_arena(int argc, char **argv) {
         pthread_kill(watcher_tid, SIGTERM);
         pthread_join(watcher_tid, NULL);
     }
-    pthread_sigmask(SIG_UNBLOCK, &w.signals, NULL);
     free(ar.records);
     free(ar.counted);
     free(tids);
