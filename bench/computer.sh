@@ -11,7 +11,12 @@
 # move again (the computer's whole turn). The memory is the server's peak
 # RSS (VmHWM) over its RSS after start, divided by the games: what a game in
 # play against the computer costs, its share of the thinking included (one
-# turn per worker thinks at a time; the others wait in the queue).
+# turn per worker thinks at a time; the others wait in the queue). At the
+# strong level the thinking is most of it: each worker's decision writes
+# up to 24 MiB of search tree (src/bot/ismcts.c, POOL_MAX), so the peak is
+# about workers x the nodes a decision fills, whatever the number of games
+# (at ten games, two workers: about 4.5 MiB a game when every turn thinks
+# its whole second, half that with PHANTOMGO_COMPUTER_THREADS=1).
 #
 # The reference: the same server with PHANTOMGO_COMPUTER_SHARE=off (every
 # turn thinks its level's whole budget, as before issue 16), in the same
