@@ -18,7 +18,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import path from 'node:path';
-import { BIN, ROOT, startServer, call, newGame, openSocket, expectError, tempDir } from './lib.mjs';
+import { BIN, ROOT, startServer, call, newGame, openSocket, expectError, tempDir, until } from './lib.mjs';
 
 const S = 1000;
 const H = 3600 * S;
@@ -53,16 +53,6 @@ async function act(id, token, body, base = server.url) {
   const res = await actRaw(id, token, body, base);
   assert.equal(res.status, 200, `${JSON.stringify(body)} -> ${res.text}`);
   return res.json;
-}
-
-async function until(what, probe, ms = 5000) {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
 }
 
 function near(actual, expected, what) {

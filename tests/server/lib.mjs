@@ -23,6 +23,18 @@ export function startServer({ args = [], ...options } = {}) {
   return serverProcess.startServer({ ...options, args: ['--rate-limit', '0', '--create-limit', '0', ...args] });
 }
 
+// Polls probe() until it returns something truthy, and returns that;
+// fails with "timed out waiting for <what>" after ms milliseconds.
+export async function until(what, probe, ms = 5000) {
+  const end = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
 export function expectError(res, status, code) {
   assert.equal(res.status, status, `expected ${status} ${code}, got ${res.status} ${res.text}`);
   assert.equal(res.json?.error?.code, code, res.text);

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import net from 'node:net';
 import WebSocket from 'ws';
-import { startServer, call, newGame, openSocket } from './lib.mjs';
+import { startServer, call, newGame, openSocket, until } from './lib.mjs';
 
 let server, base;
 before(async () => { server = await startServer({ args: ['--max-websockets', '6'] }); base = server.url; });
@@ -109,13 +109,10 @@ test('hello errors: a wrong token, a malformed hello; unknown games refuse the u
 // A client sees a close handshake before the server has released the
 // socket's slot (and the earlier tests' sockets close without waiting):
 // wait until the server counts n sockets.
-async function untilServerCounts(n) {
+function untilServerCounts(n) {
   const want = new RegExp(`^phantomgo_websocket_connections ${n}$`, 'm');
-  for (let i = 0; i < 200; i++) {
-    if (want.test((await call(base, 'GET', '/metrics')).text)) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  assert.fail(`the server never counted ${n} sockets`);
+  return until(`the server to count ${n} sockets`, async () => want.test((await call(base, 'GET', '/metrics')).text),
+               10000);
 }
 
 test('past --max-websockets a socket is closed with 1013 "too many connections"', async () => {
