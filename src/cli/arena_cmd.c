@@ -43,7 +43,9 @@
  *
  * Prints a progress line per finished game on stderr (so a match cut
  * short still tells its score so far), then the result in words and
- * machine-readable lines starting with "RESULT" for bench/bot-ladder.sh.
+ * machine-readable lines starting with "RESULT" for bench/bot-ladder.sh;
+ * for a strong player in this process, also how well it foresaw what it
+ * could not see (arena_forecast.h).
  * SIGINT or SIGTERM (a long SPRT stopped by hand) prints that report
  * at once for the games finished so far, the games under way dropped,
  * and exits with 128 + the signal (SIGINT only when not ignored, as a
@@ -69,6 +71,7 @@
 #include <sys/stat.h>
 
 #include "bot/bot.h"
+#include "cli/arena_forecast.h"
 #include "cli/arena_stats.h"
 #include "cli/game_seed.h"
 #include "cli/gtp_client.h"
@@ -83,6 +86,7 @@
 typedef struct side_totals {
     long decisions, turns, playouts;
     double seconds;
+    forecast_totals forecast; /* the strong player's (arena_forecast.h) */
 } side_totals;
 
 typedef struct game_record {
@@ -128,6 +132,7 @@ typedef struct game_ctx {
     bot_memory *mem;      /* [colour]: the built-in players' memories */
     bot_carry *carry;     /* [colour]: their carries (bot_carry) */
     gtp_client **engines; /* [who] */
+    point expected[3];    /* [colour]: the reply its played decision expected */
     game_record *rec;
     uint64_t seed;
     int index;
@@ -239,6 +244,20 @@ static bool engine_choose(game_ctx *g, int who, action *act, double *seconds) {
     return true;
 }
 
+/* The opponent (side who) of the side whose move ev was played: did its
+ * last played decision expect this reply? Then the mover's expectation,
+ * `expected`, waits for the reply to it. */
+static void score_expected_reply(game_ctx *g, int who, const ref_event *ev, point expected) {
+    int colour = g->colour[who];
+    forecast_totals *f = &g->rec->side[who].forecast;
+    if (g->expected[colour] != NO_POINT) {
+        f->replies_expected++;
+        f->replies_matched += ev->kind == EV_MOVE && ev->point == g->expected[colour];
+    }
+    g->expected[colour] = NO_POINT;
+    g->expected[ev->color] = expected;
+}
+
 /* The side to move acts; false when the game ended by its failure. */
 static bool take_turn(game_ctx *g, int seen) {
     int colour = referee_to_move(g->r), who = colour == g->colour[0] ? 0 : 1;
@@ -248,8 +267,10 @@ static bool take_turn(game_ctx *g, int seen) {
     if (is_gtp(g, who)) {
         if (!engine_choose(g, who, &act, &st.seconds)) return false;
     } else {
-        point p = bot_choose(&g->ar->player[who], &g->mem[colour], seed_of_decision(g->seed, seen),
-                             &g->carry[colour], &st);
+        uint64_t seed = seed_of_decision(g->seed, seen);
+        if (g->ar->player[who].kind == BOT_STRONG && g->mem[colour].view.n_tried == 0)
+            forecast_score_belief(&g->mem[colour], referee_truth_board(g->r), seed_mix(~seed), &t->forecast);
+        point p = bot_choose(&g->ar->player[who], &g->mem[colour], seed, &g->carry[colour], &st);
         act = (action){ p == PASS_POINT ? ACT_PASS : ACT_ATTEMPT, colour, p };
     }
     const ref_event *ev;
@@ -271,6 +292,7 @@ static bool take_turn(game_ctx *g, int seen) {
     t->playouts += st.playouts;
     t->seconds += st.seconds;
     if (ev->kind != EV_ILLEGAL) t->turns++;
+    if (ev->kind == EV_MOVE || ev->kind == EV_PASS) score_expected_reply(g, 1 - who, ev, st.expected_reply);
     return true;
 }
 
@@ -321,6 +343,7 @@ static void play_game(const arena *ar, int index, game_record *rec, gtp_client *
                    malloc(3 * sizeof(bot_memory)),
                    malloc(3 * sizeof(bot_carry)),
                    engines,
+                   { NO_POINT, NO_POINT, NO_POINT },
                    rec,
                    seed_of_game(ar->seed, ar->sprt_on ? index / 2 : index),
                    index };
@@ -410,9 +433,23 @@ static const char *result_word(const char *name, char *buf, size_t len) {
     return buf;
 }
 
+/* The strong player's forecasts (arena_forecast.h), when it made any. */
+static void print_forecast(int who, const forecast_totals *f) {
+    if (f->belief_points == 0 && f->replies_expected == 0) return;
+    double bits = f->belief_points ? f->belief_bits / f->belief_points : 0;
+    double uniform = f->belief_points ? f->uniform_bits / f->belief_points : 0;
+    double matched = f->replies_expected ? (double)f->replies_matched / f->replies_expected : 0;
+    printf("    its belief: %.4f bits a hidden point (a uniform one: %.4f) over %ld points; the reply it "
+           "expected was played %.1f%% of %ld times\n",
+           bits, uniform, f->belief_points, 100 * matched, f->replies_expected);
+    printf("RESULT forecast side=%s belief_bits=%.5f uniform_bits=%.5f points=%ld replies_expected=%ld "
+           "replies_matched=%ld\n",
+           who == 0 ? "a" : "b", bits, uniform, f->belief_points, f->replies_expected, f->replies_matched);
+}
+
 static void print_side(const arena *ar, int who) {
     char word[256];
-    side_totals t = { 0, 0, 0, 0 };
+    side_totals t = { 0 };
     for (int i = 0; i < ar->games; i++) {
         if (!ar->counted[i]) continue;
         const side_totals *s = &ar->records[i].side[who];
@@ -420,6 +457,7 @@ static void print_side(const arena *ar, int who) {
         t.turns += s->turns;
         t.playouts += s->playouts;
         t.seconds += s->seconds;
+        forecast_add(&t.forecast, &s->forecast);
     }
     double per_move = t.turns ? t.seconds / t.turns : 0;
     double per_s = t.seconds > 0 ? t.playouts / t.seconds : 0;
@@ -429,6 +467,7 @@ static void print_side(const arena *ar, int who) {
     printf("RESULT side=%s name=%s sec_per_move=%.5f attempts_per_move=%.3f "
            "playouts_per_sec=%.0f\n",
            who == 0 ? "a" : "b", result_word(ar->name[who], word, sizeof word), per_move, attempts, per_s);
+    print_forecast(who, &t.forecast);
 }
 
 static const char *verdict_name(sprt_verdict v) { return v == SPRT_H1 ? "H1" : v == SPRT_H0 ? "H0" : "none"; }

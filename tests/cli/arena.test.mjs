@@ -1,11 +1,14 @@
 // `phantomgo arena`, the tool behind `make bench-bot`: its machine-readable
 // RESULT lines are what bench/bot-ladder.sh parses, and its promise that a
 // match does not depend on how games are spread over threads is what makes
-// a ladder reproducible. Only the search-free players run here (random,
-// heuristic), so each match takes well under a second and is deterministic.
+// a ladder reproducible. The search-free players (random, heuristic) run
+// here, and the strong one on a playout budget (deterministic too) where
+// its forecasts are scored.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -42,6 +45,45 @@ test('a match prints its score, interval and RESULT lines for the ladder script'
   assert.ok(Number(r.low) <= Number(r.rate) && Number(r.rate) <= Number(r.high));
   assert.match(stdout, /^RESULT side=a name=heuristic sec_per_move=[\d.]+ attempts_per_move=[\d.]+ playouts_per_sec=\d+$/m);
   assert.match(stdout, /^RESULT side=b name=random /m);
+});
+
+// The fields of side's forecast line, or undefined when it has none.
+function forecast(stdout, side) {
+  const line = stdout.split('\n').find((l) => l.startsWith(`RESULT forecast side=${side} `));
+  return line && Object.fromEntries(line.slice('RESULT forecast '.length).split(' ').map((kv) => kv.split('=')));
+}
+
+// The records of a --sgf directory without the players' names.
+function records(dir) {
+  return fs.readdirSync(dir).sort().map((f) =>
+    fs.readFileSync(path.join(dir, f), 'utf8').replace(/P[BW]\[[^\]]*\]/g, ''));
+}
+
+test("the strong player's belief and expected replies are scored, and scoring changes no decision", async () => {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'pg-arena-'));
+  try {
+    // 7x7 at 1,000 playouts: the opponent's tree runs (20 a point), so replies are expected.
+    const base = ['--b', 'heuristic', '--games', '4', '--threads', '2', '--size', '7', '--seed', '31'];
+    const inProcess = await arena(['--a', 'strong:1000', '--sgf', path.join(tmp, 'in'), ...base]);
+    assert.equal(inProcess.code, 0, inProcess.stderr);
+    const f = forecast(inProcess.stdout, 'a');
+    assert.ok(f, `no forecast line for the strong player:\n${inProcess.stdout}`);
+    assert.ok(Number(f.points) > 100, f.points);
+    assert.ok(Number(f.belief_bits) > 0 && Number(f.belief_bits) < Number(f.uniform_bits),
+      `the informed belief (${f.belief_bits} bits) should beat a uniform one (${f.uniform_bits})`);
+    assert.ok(Number(f.replies_expected) > 20, f.replies_expected);
+    assert.ok(Number(f.replies_matched) >= 0 && Number(f.replies_matched) <= Number(f.replies_expected));
+    assert.match(inProcess.stdout, /its belief: [\d.]+ bits a hidden point \(a uniform one: [\d.]+\) over \d+ points; the reply it expected was played [\d.]+% of \d+ times/);
+    assert.equal(forecast(inProcess.stdout, 'b'), undefined, 'the heuristic player forecasts nothing');
+    // The same player behind the protocol is not scored (the arena cannot see
+    // its search) and plays the very same games.
+    const viaGtp = await arena(['--a', `gtp:${bin} gtp --player strong:1000`, '--sgf', path.join(tmp, 'gtp'), ...base]);
+    assert.equal(viaGtp.code, 0, viaGtp.stderr);
+    assert.equal(forecast(viaGtp.stdout, 'a'), undefined);
+    assert.deepEqual(records(path.join(tmp, 'in')), records(path.join(tmp, 'gtp')));
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
 });
 
 test('the same seed gives the same match on one thread or two', async () => {
