@@ -244,9 +244,9 @@ static bool engine_choose(game_ctx *g, int who, action *act, double *seconds) {
     return true;
 }
 
-/* The opponent (side who) of the side whose move ev was played: did its
- * last played decision expect this reply? Then the mover's expectation,
- * `expected`, waits for the reply to it. */
+/* A move or pass ev was played, answering side who's last played
+ * decision: scores the reply that decision expected, if it named one,
+ * and keeps `expected`, the mover's own, for the answer to ev. */
 static void score_expected_reply(game_ctx *g, int who, const ref_event *ev, point expected) {
     int colour = g->colour[who];
     forecast_totals *f = &g->rec->side[who].forecast;

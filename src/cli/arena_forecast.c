@@ -23,8 +23,8 @@ static bool is_hidden(const bot_memory *m, point p) {
 }
 
 /* The log-loss in bits of the belief prepared in w (informed or not) on
- * the hidden points, against truth; *points gets how many were scored. */
-static double belief_log_loss(belief_work *w, const bot_memory *m, const board *truth, rng *r, long *points) {
+ * the hidden points, against truth. */
+static double belief_log_loss(belief_work *w, const bot_memory *m, const board *truth, rng *r) {
     int n = board_points(truth), opp = color_other(m->me);
     for (point p = 0; p < n; p++) w->stones[p] = 0;
     for (int s = 0; s < BELIEF_SAMPLES; s++) {
@@ -32,30 +32,34 @@ static double belief_log_loss(belief_work *w, const bot_memory *m, const board *
         for (point p = 0; p < n; p++) w->stones[p] += board_at(&w->sample, p) == opp;
     }
     double bits = 0;
-    *points = 0;
     for (point p = 0; p < n; p++) {
         if (!is_hidden(m, p)) continue;
         /* Smoothed, so that a point no sample filled costs bits, not infinity. */
         double q = (w->stones[p] + 0.5) / (BELIEF_SAMPLES + 1.0);
         bits -= log2(board_at(truth, p) == opp ? q : 1 - q);
-        ++*points;
     }
     return bits;
 }
 
+static long hidden_points(const bot_memory *m, const board *truth) {
+    long n = 0;
+    for (point p = 0; p < board_points(truth); p++) n += is_hidden(m, p);
+    return n;
+}
+
 void forecast_score_belief(const bot_memory *m, const board *truth, uint64_t seed, forecast_totals *t) {
-    belief_work *w = malloc(sizeof *w);
+    long points = hidden_points(m, truth);
+    belief_work *w = points > 0 ? malloc(sizeof *w) : NULL;
     if (!w) return;
     rng r;
     rng_seed(&r, seed);
-    long points = 0, uniform_points = 0;
-    double informed = 0, uniform = 0;
-    if (belief_prepare(&w->bf, m, true)) informed = belief_log_loss(w, m, truth, &r, &points);
-    if (belief_prepare(&w->bf, m, false)) uniform = belief_log_loss(w, m, truth, &r, &uniform_points);
-    if (points > 0 && points == uniform_points) {
-        t->belief_points += points;
-        t->belief_bits += informed;
-        t->uniform_bits += uniform;
+    if (belief_prepare(&w->bf, m, true)) {
+        double informed = belief_log_loss(w, m, truth, &r);
+        if (belief_prepare(&w->bf, m, false)) {
+            t->belief_points += points;
+            t->belief_bits += informed;
+            t->uniform_bits += belief_log_loss(w, m, truth, &r);
+        }
     }
     free(w);
 }

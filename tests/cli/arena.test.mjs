@@ -6,30 +6,12 @@
 // its forecasts are scored.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const bin = path.resolve(repoRoot, process.env.PHANTOMGO_BIN ?? 'build/phantomgo');
-
-function arena(args) {
-  return new Promise((resolve) => {
-    execFile(bin, ['arena', ...args], { timeout: 60000 }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
-
-// The fields of the match's RESULT line (the one naming both players).
-function result(stdout) {
-  const line = stdout.split('\n').find((l) => l.startsWith('RESULT a='));
-  assert.ok(line, `no RESULT line in:\n${stdout}`);
-  return Object.fromEntries(line.slice('RESULT '.length).split(' ').map((kv) => kv.split('=')));
-}
+import { BIN as bin } from '../lib/server.mjs';
+import { arena, forecast, result, sgfGames } from '../lib/arena.mjs';
 
 test('a match prints its score, interval and RESULT lines for the ladder script', async () => {
   const { code, stdout } = await arena(['--a', 'heuristic', '--b', 'random', '--games', '6',
@@ -46,18 +28,6 @@ test('a match prints its score, interval and RESULT lines for the ladder script'
   assert.match(stdout, /^RESULT side=a name=heuristic sec_per_move=[\d.]+ attempts_per_move=[\d.]+ playouts_per_sec=\d+$/m);
   assert.match(stdout, /^RESULT side=b name=random /m);
 });
-
-// The fields of side's forecast line, or undefined when it has none.
-function forecast(stdout, side) {
-  const line = stdout.split('\n').find((l) => l.startsWith(`RESULT forecast side=${side} `));
-  return line && Object.fromEntries(line.slice('RESULT forecast '.length).split(' ').map((kv) => kv.split('=')));
-}
-
-// The records of a --sgf directory without the players' names.
-function records(dir) {
-  return fs.readdirSync(dir).sort().map((f) =>
-    fs.readFileSync(path.join(dir, f), 'utf8').replace(/P[BW]\[[^\]]*\]/g, ''));
-}
 
 test("the strong player's belief and expected replies are scored, and scoring changes no decision", async () => {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'pg-arena-'));
@@ -80,7 +50,7 @@ test("the strong player's belief and expected replies are scored, and scoring ch
     const viaGtp = await arena(['--a', `gtp:${bin} gtp --player strong:1000`, '--sgf', path.join(tmp, 'gtp'), ...base]);
     assert.equal(viaGtp.code, 0, viaGtp.stderr);
     assert.equal(forecast(viaGtp.stdout, 'a'), undefined);
-    assert.deepEqual(records(path.join(tmp, 'in')), records(path.join(tmp, 'gtp')));
+    assert.deepEqual(sgfGames(path.join(tmp, 'in')), sgfGames(path.join(tmp, 'gtp')));
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }

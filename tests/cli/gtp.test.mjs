@@ -5,14 +5,12 @@
 // the project's referee.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const bin = path.resolve(repoRoot, process.env.PHANTOMGO_BIN ?? 'build/phantomgo');
+import { BIN as bin } from '../lib/server.mjs';
+import { arena, result, sgfGames } from '../lib/arena.mjs';
 
 // Runs one session: the commands on stdin, every response parsed.
 function session(commands, options = ['--player', 'heuristic', '--seed', '1']) {
@@ -166,27 +164,6 @@ test('the clock of time_settings and time_left bounds a player that has no other
 
 // ---- the arena with external engines ----
 
-function arena(args) {
-  return new Promise((resolve) => {
-    execFile(bin, ['arena', ...args], { timeout: 120000, cwd: repoRoot }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
-
-function result(stdout) {
-  const line = stdout.split('\n').find((l) => l.startsWith('RESULT a='));
-  assert.ok(line, `no RESULT line in:\n${stdout}`);
-  return Object.fromEntries(line.slice('RESULT '.length).split(' ').map((kv) => kv.split('=')));
-}
-
-// The games of a directory of SGF files, without the players' names.
-function games(dir) {
-  return fs.readdirSync(dir).sort().map((f) =>
-    fs.readFileSync(path.join(dir, f), 'utf8').replace(/P[BW]\[[^\]]*\]/g, ''));
-}
-
 test('the built-in player behind the protocol makes the same decisions as in-process', async () => {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'pg-gtp-'));
   try {
@@ -202,8 +179,8 @@ test('the built-in player behind the protocol makes the same decisions as in-pro
       const b = await arena(['--a', 'flat:150', '--b', 'heuristic', '--sgf', inProcess, ...base]);
       assert.equal(b.code, 0, b.stderr);
       assert.equal(result(b.stdout).wins, r.wins, extra.join(' '));
-      assert.deepEqual(games(viaGtp), games(inProcess), `the games differ: ${extra.join(' ')}`);
-      assert.equal(games(viaGtp).length, 4);
+      assert.deepEqual(sgfGames(viaGtp), sgfGames(inProcess), `the games differ: ${extra.join(' ')}`);
+      assert.equal(sgfGames(viaGtp).length, 4);
     }
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
@@ -219,7 +196,7 @@ test('two engines behind the protocol play each other; SGF records are written',
     const r = result(stdout);
     assert.deepEqual([r.forfeits_a, r.forfeits_b, r.games], ['0', '0', '2']);
     assert.match(r.a, /^gtp:\S+_gtp_--player_heuristic$/, 'a RESULT field is one word');
-    const sgf = games(tmp);
+    const sgf = sgfGames(tmp);
     assert.equal(sgf.length, 2);
     for (const text of sgf) assert.match(text, /^\(;FF\[4\]GM\[1\]/);
   } finally {
