@@ -55,6 +55,13 @@ bool bot_level(const char *level, bot_config *out) {
 
 void bot_carry_init(bot_carry *c) { memset(c, 0, sizeof *c); }
 
+const float *bot_carry_expected(const bot_carry *c, const bot_memory *m) {
+    if (!c || !c->valid || c->seq >= m->view.seq) return NULL;
+    if (c->turn == m->view.turn) return c->expected_before;
+    if (c->turn + 2 == m->view.turn) return c->expected;
+    return NULL;
+}
+
 point bot_choose(const bot_config *cfg, const bot_memory *m, uint64_t seed, bot_carry *carry,
                  bot_stats *stats_out) {
     assert(m->view.to_move == m->me);

@@ -81,8 +81,13 @@ typedef struct bot_memory {
  * was written by the seat's decision just before, in the position that
  * decision left (else it carries nothing), then writes it, so a caller
  * may keep one per seat across games. The retry's part is read on a short
- * budget only (ismcts.c: the medium level, not the strong). Derived from
- * the seat's own decisions only: as fair as the memory. About 10 KiB. */
+ * budget only (ismcts.c: the medium level, not the strong). It also
+ * keeps where the opponent was expected to play (expected: the shares of
+ * the opponent's first moves in each played decision's search, summed
+ * over the game), which the belief leans toward (bot_carry_expected,
+ * belief_prepare_expecting); that part is read on the next turn
+ * whatever was played. Derived from the seat's own decisions only: as
+ * fair as the memory. About 15 KiB. */
 typedef struct bot_carry {
     bool valid;
     bool played_a_point;        /* the decision chose a point, not a pass */
@@ -94,9 +99,18 @@ typedef struct bot_carry {
      * wins, and its AMAF simulations and wins without the child's prior */
     float n[BOARD_MAX_POINTS + 1], w[BOARD_MAX_POINTS + 1];
     float rn[BOARD_MAX_POINTS + 1], rw[BOARD_MAX_POINTS + 1];
+    /* per point: the expected map this turn's first attempt started from
+     * (its retries start from it too), and that map with this decision's
+     * expected replies added (the next turn starts from it) */
+    float expected_before[BOARD_MAX_POINTS], expected[BOARD_MAX_POINTS];
 } bot_carry;
 
 void bot_carry_init(bot_carry *c);
+
+/* The expected map a decision of memory m starts from: the carry's, when
+ * an earlier attempt of this turn or our decision of the turn before
+ * wrote it; NULL otherwise (no carry, or a chain broken). */
+const float *bot_carry_expected(const bot_carry *c, const bot_memory *m);
 
 typedef struct bot_stats {
     long playouts;        /* simulations run for the decision */

@@ -181,15 +181,82 @@ TEST(bot_carry_starts_the_next_turn_from_the_played_attempt) {
         CHECK(!duel_carry_changes_a_decision(&cfg, d, &stale, seeds, NULL, NULL, NULL));
         duel_free(d);
 
-        /* The caller played another point than the carry's. */
+        /* The caller played another point than the carry's (the
+         * expected map, which still applies, left out: tested below). */
         d = duel_after("E5", "C3");
         bot_carry_init(&carry);
         CHECK(bot_choose(&cfg, &d->mem[BLACK], 2, &carry, NULL) != duel_point(d, "J9"));
         CHECK_EQ_INT(duel_play(d, "J9"), REFUSE_NONE);
         CHECK_EQ_INT(duel_play(d, "pass"), REFUSE_NONE);
+        memset(carry.expected, 0, sizeof carry.expected);
         CHECK(!duel_carry_changes_a_decision(&cfg, d, &carry, seeds, NULL, NULL, NULL));
         duel_free(d);
     }
+}
+
+static double map_sum(const float *map) {
+    double sum = 0;
+    for (int k = 0; k < BOARD_MAX_POINTS; k++) {
+        CHECK(map[k] >= 0);
+        sum += map[k];
+    }
+    return sum;
+}
+
+/* The expected map: where the opponent's tree of each played decision
+ * spent its first moves, summed over the game, which the belief leans
+ * toward (belief_prepare_expecting); the retries of a turn start from
+ * the map its first attempt started from:
+ *
+ *       A B C D E F G H J
+ *     6 . . . . . . . . .    Black played E5, White D5 (unseen). Black's
+ *     5 . . . w B . . . .    first decision maps the shares of White's
+ *     4 . . . . . . . . .    replies (a pass's left out: at most 1 in
+ *                            all); D5 refused, the retry starts from the
+ *     first's start (none) and maps its own; the point played, White's
+ *     turn, Black's next decision adds its shares to the map. A search
+ *     without the opponent's tree (300 simulations) keeps the map; two
+ *     turns later it is not read. */
+TEST(bot_carry_keeps_where_the_opponent_was_expected) {
+    bot_config cfg, small;
+    CHECK(bot_config_parse("strong:2000", &cfg));
+    CHECK(bot_config_parse("strong:300", &small));
+    duel *d = duel_after("E5", "D5");
+    static bot_carry carry, first, copy;
+    bot_carry_init(&carry);
+    CHECK(bot_carry_expected(&carry, &d->mem[BLACK]) == NULL);
+    CHECK(bot_choose(&cfg, &d->mem[BLACK], 1, &carry, NULL) != duel_point(d, "D5"));
+    CHECK(map_sum(carry.expected_before) == 0);
+    double one = map_sum(carry.expected);
+    CHECK(one > 0.5 && one <= 1.0001);
+    /* Asked again at the same point of the game: nothing carried. */
+    CHECK(bot_carry_expected(&carry, &d->mem[BLACK]) == NULL);
+
+    CHECK_EQ_INT(duel_play(d, "D5"), REFUSE_NONE); /* refused */
+    CHECK(bot_carry_expected(&carry, &d->mem[BLACK]) == carry.expected_before);
+    first = carry;
+    point played;
+    CHECK_EQ_INT(duel_bot_step_carrying(d, &cfg, 2, &carry, &played), REFUSE_NONE);
+    CHECK(map_sum(carry.expected_before) == 0);
+    CHECK(memcmp(carry.expected, first.expected, sizeof carry.expected) != 0);
+    first = carry;
+    CHECK_EQ_INT(duel_play(d, "C3"), REFUSE_NONE);
+
+    CHECK(bot_carry_expected(&carry, &d->mem[BLACK]) == carry.expected);
+    copy = carry;
+    CHECK(bot_choose(&small, &d->mem[BLACK], 3, &copy, NULL) != NO_POINT);
+    CHECK(memcmp(copy.expected_before, first.expected, sizeof copy.expected) == 0);
+    CHECK(memcmp(copy.expected, first.expected, sizeof copy.expected) == 0);
+    copy = carry;
+    CHECK(bot_choose(&cfg, &d->mem[BLACK], 3, &copy, NULL) != NO_POINT);
+    CHECK(memcmp(copy.expected_before, first.expected, sizeof copy.expected) == 0);
+    double two = map_sum(copy.expected);
+    CHECK(two > map_sum(first.expected) + 0.5 && two <= map_sum(first.expected) + 1.0001);
+
+    CHECK_EQ_INT(duel_play(d, "pass"), REFUSE_NONE);
+    CHECK_EQ_INT(duel_play(d, "B2"), REFUSE_NONE);
+    CHECK(bot_carry_expected(&carry, &d->mem[BLACK]) == NULL);
+    duel_free(d);
 }
 
 TEST(bot_same_seed_same_decision_other_seed_may_differ) {

@@ -219,3 +219,53 @@ TEST(bot_belief_refusal_a_stone_cannot_explain_is_a_suicide) {
     }
     duel_free(d);
 }
+
+/* Counts, over n samples, the boards with an opponent stone on each of
+ * two vertices. */
+static void count_two(const belief *bf, const duel *d, const char *first, const char *second, int n,
+                      int *on_first, int *on_second) {
+    static board sample;
+    rng r;
+    rng_seed(&r, 17);
+    *on_first = *on_second = 0;
+    for (int k = 0; k < n; k++) {
+        belief_sample(bf, &sample, &r);
+        *on_first += board_at(&sample, duel_point(d, first)) == WHITE;
+        *on_second += board_at(&sample, duel_point(d, second)) == WHITE;
+    }
+}
+
+/* The belief leans toward where the player's searches expected the
+ * opponent to play (bot_carry's expected map):
+ *
+ *      A B C D E F G H J
+ *    7 . . e . . . f . .     Black played E5, White one hidden stone.
+ *    6 . . . . . . . . .     C7 and G7 are mirror images: as likely
+ *    5 . . . . X . . . .     without a map; with C7 expected once (a
+ *    4 . . . . . . . . .     share of 1), C7 is drawn several times as
+ *                            often; shares above 1 count as 1. */
+TEST(bot_belief_leans_toward_expected_replies) {
+    game_settings s = settings_default();
+    duel *d = duel_new(&s);
+    CHECK_EQ_INT(duel_play(d, "E5"), REFUSE_NONE);
+    CHECK_EQ_INT(duel_play(d, "D4"), REFUSE_NONE);
+    const bot_memory *m = &d->mem[BLACK];
+    static belief bf;
+    static float expected[BOARD_MAX_POINTS];
+    int c7, g7, capped_c7, capped_g7;
+    CHECK(belief_prepare_expecting(&bf, m, NULL));
+    count_two(&bf, d, "C7", "G7", 4000, &c7, &g7);
+    CHECK(c7 > 20 && g7 > 20 && c7 < 2 * g7 && g7 < 2 * c7);
+
+    expected[duel_point(d, "C7")] = 1.0f;
+    CHECK(belief_prepare_expecting(&bf, m, expected));
+    count_two(&bf, d, "C7", "G7", 4000, &c7, &g7);
+    CHECK(c7 > 5 * g7);
+
+    expected[duel_point(d, "C7")] = 7.0f;
+    CHECK(belief_prepare_expecting(&bf, m, expected));
+    count_two(&bf, d, "C7", "G7", 4000, &capped_c7, &capped_g7);
+    CHECK_EQ_INT(capped_c7, c7);
+    CHECK_EQ_INT(capped_g7, g7);
+    duel_free(d);
+}
