@@ -1,6 +1,7 @@
 /* belief: determinized boards for the Monte-Carlo players (see belief.h). */
 #include "bot/belief.h"
 
+#include <math.h>
 #include <string.h>
 
 bool belief_fits(const board *b, int c, point p) {
@@ -125,13 +126,13 @@ static const prior_table prior_large = {
 typedef struct informed_prior {
     const double (*by_line)[PRIOR_DISTANCES]; /* [line][distance - 1] */
     uint8_t distance[BOARD_MAX_POINTS];
-    const float *expected; /* bot_carry's expected map, or NULL */
+    const float *expected_map; /* bot_carry's, or NULL */
 } informed_prior;
 
 /* How far the prior leans toward where the player's searches expected
  * the opponent to play: a point's weight is multiplied by 1 + EXPECTED_LEAN
- * x its expected share (capped at 1). 10 of 1 to 100 by the forecasts
- * (the belief 2 to 4% sharper); 30 led the player's own stones onto the
+ * x its expected share (capped at 1). 10: the forecasts' best of 1 to
+ * 100 but the sharpest (the belief 2 to 4% sharper); 30 led the player's own stones onto the
  * expected points, refused more often, and did not gain. Played on 9x9:
  * H1 at 40 ms a decision (+30.0 Elo [+6.0, +54.3] over 360 pairs),
  * +16.4 [-9.9, +43.0] over 296 pairs at 150 ms (docs/BOT.md, twenty-sixth
@@ -190,14 +191,14 @@ static int nearness(const bot_memory *m, point p) {
 }
 
 static void informed_prior_prepare(informed_prior *ip, const board *ours, const bot_memory *m,
-                                   const float *expected) {
+                                   const float *expected_map) {
     int size = m->view.settings.size;
     const prior_table *table = size <= PRIOR_SMALL_MAX_SIZE    ? &prior_small
                                : size <= PRIOR_MEDIUM_MAX_SIZE ? &prior_medium
                                                                : &prior_large;
     ip->by_line = (*table)[prior_phase(m)];
     distances_to_ours(ours, m->me, ip->distance);
-    ip->expected = expected;
+    ip->expected_map = expected_map;
 }
 
 /* The informed prior of p: the measured table, with more weight near the
@@ -209,7 +210,7 @@ static double informed_weight(const informed_prior *ip, const board *ours, const
     int line = board_edge_distance(ours, p); /* BOARD_NO_EDGE on a torus */
     double w = ip->by_line[line < PRIOR_LINES ? line : PRIOR_LINES - 1][ip->distance[p] - 1] *
                by_nearness[nearness(m, p)];
-    if (ip->expected) w *= 1 + EXPECTED_LEAN * (ip->expected[p] > 1 ? 1 : ip->expected[p]);
+    if (ip->expected_map) w *= 1 + EXPECTED_LEAN * fmin(ip->expected_map[p], 1.0);
     if (m->opp[p] == OPP_MAYBE) w *= 3.0;
     else if (m->opp[p] == OPP_CAPTURED) w *= 0.3;
     return w;
@@ -226,7 +227,9 @@ static void list_add(point *list, int *n, int *n_now, point p, bool now) {
     }
 }
 
-static bool prepare(belief *bf, const bot_memory *m, bool informed, const float *expected) {
+/* belief_prepare and belief_prepare_expecting in one: the uniform prior,
+ * or the informed one leaning toward expected_map when there is one. */
+static bool prepare_belief(belief *bf, const bot_memory *m, bool informed, const float *expected_map) {
     if (!place_own_stones(bf, m)) return false;
     bf->me = m->me;
     bf->opp = color_other(m->me);
@@ -234,7 +237,7 @@ static bool prepare(belief *bf, const bot_memory *m, bool informed, const float 
     bf->n_certain = bf->n_refused = bf->n_certain_now = bf->n_refused_now = 0;
     bf->n_prior = 0;
     informed_prior ip;
-    if (informed) informed_prior_prepare(&ip, &bf->base, m, expected);
+    if (informed) informed_prior_prepare(&ip, &bf->base, m, expected_map);
     double total = 0;
     for (point p = 0; p < board_points(&bf->base); p++) {
         if (board_at(&bf->base, p) != EMPTY) continue;
@@ -252,10 +255,12 @@ static bool prepare(belief *bf, const bot_memory *m, bool informed, const float 
     return true;
 }
 
-bool belief_prepare(belief *bf, const bot_memory *m, bool informed) { return prepare(bf, m, informed, NULL); }
+bool belief_prepare(belief *bf, const bot_memory *m, bool informed) {
+    return prepare_belief(bf, m, informed, NULL);
+}
 
-bool belief_prepare_expecting(belief *bf, const bot_memory *m, const float *expected) {
-    return prepare(bf, m, true, expected);
+bool belief_prepare_expecting(belief *bf, const bot_memory *m, const float *expected_map) {
+    return prepare_belief(bf, m, true, expected_map);
 }
 
 static point draw_prior(const belief *bf, rng *r) {

@@ -17,8 +17,8 @@
  *  - informed (strong player): a table counted in self-play records
  *    (bench/bot-prior.py) by the game's phase, the point's line and its
  *    distance to our nearest stone; more weight near known opponent
- *    stones and where the player's searches expected the opponent's
- *    replies, little on points just announced captured, none in the
+ *    stones and, with belief_prepare_expecting, where the player's
+ *    searches expected the opponent's replies, little on points just announced captured, none in the
  *    player's eyes. */
 #ifndef PG_BOT_BELIEF_H
 #define PG_BOT_BELIEF_H
@@ -49,10 +49,11 @@ typedef struct belief {
  * cannot be set up (an inconsistent memory). */
 bool belief_prepare(belief *bf, const bot_memory *m, bool informed);
 
-/* The same with the informed prior leaning toward the points in expected
- * (per point, where the player's own searches expected the opponent to
- * play: bot_carry_expected; NULL for none). */
-bool belief_prepare_expecting(belief *bf, const bot_memory *m, const float *expected);
+/* The same with the informed prior leaning toward where the player's own
+ * searches expected the opponent to play: expected_map holds
+ * BOARD_MAX_POINTS shares by point, each counted up to 1
+ * (bot_carry_expected_map; NULL for none). */
+bool belief_prepare_expecting(belief *bf, const bot_memory *m, const float *expected_map);
 
 /* Draws one board into out. */
 void belief_sample(const belief *bf, board *out, rng *r);

@@ -55,10 +55,10 @@ bool bot_level(const char *level, bot_config *out) {
 
 void bot_carry_init(bot_carry *c) { memset(c, 0, sizeof *c); }
 
-const float *bot_carry_expected(const bot_carry *c, const bot_memory *m) {
+const float *bot_carry_expected_map(const bot_carry *c, const bot_memory *m) {
     if (!c || !c->valid || c->seq >= m->view.seq) return NULL;
-    if (c->turn == m->view.turn) return c->expected_before;
-    if (c->turn + 2 == m->view.turn) return c->expected;
+    if (c->turn == m->view.turn) return c->expected_map_at_start;
+    if (c->turn + 2 == m->view.turn) return c->expected_map;
     return NULL;
 }
 

@@ -82,11 +82,11 @@ typedef struct bot_memory {
  * decision left (else it carries nothing), then writes it, so a caller
  * may keep one per seat across games. The retry's part is read on a short
  * budget only (ismcts.c: the medium level, not the strong). It also
- * keeps where the opponent was expected to play (expected: the shares of
- * the opponent's first moves in each played decision's search, summed
- * over the game), which the belief leans toward (bot_carry_expected,
- * belief_prepare_expecting); that part is read on the next turn
- * whatever was played. Derived from the seat's own decisions only: as
+ * keeps where the opponent was expected to play (the expected map: the
+ * shares of the opponent's first moves in the search of each decision,
+ * summed over the seat's unbroken run of decisions), which the belief
+ * leans toward (bot_carry_expected_map, belief_prepare_expecting); that
+ * part is read on the next turn whatever was played. Derived from the seat's own decisions only: as
  * fair as the memory. About 15 KiB. */
 typedef struct bot_carry {
     bool valid;
@@ -102,15 +102,17 @@ typedef struct bot_carry {
     /* per point: the expected map this turn's first attempt started from
      * (its retries start from it too), and that map with this decision's
      * expected replies added (the next turn starts from it) */
-    float expected_before[BOARD_MAX_POINTS], expected[BOARD_MAX_POINTS];
+    float expected_map_at_start[BOARD_MAX_POINTS], expected_map[BOARD_MAX_POINTS];
 } bot_carry;
 
 void bot_carry_init(bot_carry *c);
 
-/* The expected map a decision of memory m starts from: the carry's, when
- * an earlier attempt of this turn or our decision of the turn before
- * wrote it; NULL otherwise (no carry, or a chain broken). */
-const float *bot_carry_expected(const bot_carry *c, const bot_memory *m);
+/* The expected map a decision of memory m starts from (BOARD_MAX_POINTS
+ * floats by point): the carry's, when an earlier attempt of this turn or
+ * our decision of our previous turn (two turns before) wrote it; NULL
+ * otherwise (no carry, a chain broken, or the same decision asked again,
+ * which then starts the map anew). */
+const float *bot_carry_expected_map(const bot_carry *c, const bot_memory *m);
 
 typedef struct bot_stats {
     long playouts;        /* simulations run for the decision */

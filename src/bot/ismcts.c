@@ -81,9 +81,9 @@ typedef struct tree_work {
     int32_t opp_path[MAX_DEPTH + 1];          /* its nodes chosen, its root first */
     point mine[MAX_DEPTH], theirs[MAX_DEPTH]; /* moves along the path */
     uint8_t first_mover[BOARD_MAX_POINTS];
-    float expected_before[BOARD_MAX_POINTS]; /* the carried expected map, or zeros */
-    point scratch[BOARD_MAX_POINTS + 1];     /* candidates, then PASS_POINT */
-    node pool[];                         /* pool_size nodes, in the same allocation */
+    float expected_map_at_start[BOARD_MAX_POINTS]; /* the carried expected map, or zeros */
+    point scratch[BOARD_MAX_POINTS + 1];           /* candidates, then PASS_POINT */
+    node pool[];                                   /* pool_size nodes, in the same allocation */
 } tree_work;
 
 static double prior_of(const board *b, point p) {
@@ -539,20 +539,23 @@ static void carry_load_amaf(tree_work *tw, const bot_carry *c) {
 }
 
 /* The expected map after this decision: the one it started from plus
- * each opponent's first move's share of its tree's simulations (a pass's
- * share counted, but not mapped). Without the opponent's tree the map is
- * kept as it was. */
-static void expected_save(const tree_work *tw, bot_carry *c) {
-    memcpy(c->expected_before, tw->expected_before, sizeof c->expected_before);
-    memcpy(c->expected, tw->expected_before, sizeof c->expected);
+ * each of the opponent's first moves' share of its tree's simulations
+ * (its root has no pass, so the shares add up to 1). Without the
+ * opponent's tree the map is kept as it was. */
+static void expected_map_save(const tree_work *tw, bot_carry *c) {
+    memcpy(c->expected_map_at_start, tw->expected_map_at_start, sizeof c->expected_map_at_start);
+    memcpy(c->expected_map, tw->expected_map_at_start, sizeof c->expected_map);
     if (tw->opp_root < 0) return;
     const node *parent = &tw->pool[tw->opp_root];
     double total = 0;
     for (int32_t i = parent->first_child; i < parent->first_child + parent->n_children; i++)
         total += tw->pool[i].n;
     if (total <= 0) return;
-    for (int32_t i = parent->first_child; i < parent->first_child + parent->n_children; i++)
-        if (tw->pool[i].move != PASS_POINT) c->expected[tw->pool[i].move] += (float)(tw->pool[i].n / total);
+    for (int32_t i = parent->first_child; i < parent->first_child + parent->n_children; i++) {
+        const node *reply = &tw->pool[i];
+        assert(reply->move >= 0 && reply->move < BOARD_MAX_POINTS);
+        c->expected_map[reply->move] += (float)(reply->n / total);
+    }
 }
 
 /* Keeps the root's statistics for the next decision: the retry, should
@@ -561,7 +564,7 @@ static void expected_save(const tree_work *tw, bot_carry *c) {
  * its own. */
 static void carry_save(const tree_work *tw, const bot_memory *m, point choice, bot_carry *c) {
     bot_carry_init(c);
-    expected_save(tw, c);
+    expected_map_save(tw, c);
     const node *root = &tw->pool[0];
     for (int32_t i = root->first_child; i < root->first_child + root->n_children; i++) {
         const node *child = &tw->pool[i];
@@ -605,9 +608,10 @@ static bool opponent_tree_pays(const bot_config *cfg, const bot_memory *m) {
 
 /* The decision's one allocation: the work space with its node pool, room
  * for the opponent's tree too when it has one; its belief leans toward
- * expected (the carry's map, or NULL). */
+ * expected_map (the carry's, or NULL), copied because the decision
+ * rewrites the carry (carry_save) after reading it. */
 static tree_work *tree_new(const bot_config *cfg, const bot_memory *m, bool opponent_tree,
-                           const float *expected) {
+                           const float *expected_map) {
     long want =
         cfg->playouts > 0 ? (long)cfg->playouts * POOL_NODES_PER_PLAYOUT * (opponent_tree ? 2 : 1) : POOL_MAX;
     int32_t pool_size = (int32_t)(want < POOL_MAX ? want : POOL_MAX);
@@ -616,8 +620,8 @@ static tree_work *tree_new(const bot_config *cfg, const bot_memory *m, bool oppo
     if (!tw) return NULL;
     memset(tw, 0, sizeof *tw); /* the pool is written as nodes are added */
     tw->pool_size = pool_size;
-    if (expected) memcpy(tw->expected_before, expected, sizeof tw->expected_before);
-    if (!belief_prepare_expecting(&tw->bf, m, expected)) {
+    if (expected_map) memcpy(tw->expected_map_at_start, expected_map, sizeof tw->expected_map_at_start);
+    if (!belief_prepare_expecting(&tw->bf, m, expected_map)) {
         free(tw);
         return NULL;
     }
@@ -641,7 +645,7 @@ static point most_simulated_child(const tree_work *tw, int32_t at) {
 point ismcts_choose(const bot_config *cfg, const bot_memory *m, rng *r, double start, bot_carry *carry,
                     bot_stats *stats) {
     bool opponent_tree = opponent_tree_pays(cfg, m);
-    tree_work *tw = tree_new(cfg, m, opponent_tree, bot_carry_expected(carry, m));
+    tree_work *tw = tree_new(cfg, m, opponent_tree, bot_carry_expected_map(carry, m));
     if (!tw) return heuristic_choose(m, r);
     int n = search_candidates(m, &tw->bf.base, tw->scratch);
     if (n == 0) {

@@ -269,7 +269,7 @@ static bool take_turn(game_ctx *g, int seen) {
     } else {
         uint64_t seed = seed_of_decision(g->seed, seen);
         if (g->ar->player[who].kind == BOT_STRONG && g->mem[colour].view.n_tried == 0)
-            forecast_score_belief(&g->mem[colour], bot_carry_expected(&g->carry[colour], &g->mem[colour]),
+            forecast_score_belief(&g->mem[colour], bot_carry_expected_map(&g->carry[colour], &g->mem[colour]),
                                   referee_truth_board(g->r), seed_mix(~seed), &t->forecast);
         point p = bot_choose(&g->ar->player[who], &g->mem[colour], seed, &g->carry[colour], &st);
         act = (action){ p == PASS_POINT ? ACT_PASS : ACT_ATTEMPT, colour, p };

@@ -47,14 +47,14 @@ static long hidden_points(const bot_memory *m, const board *truth) {
     return n;
 }
 
-void forecast_score_belief(const bot_memory *m, const float *expected, const board *truth, uint64_t seed,
+void forecast_score_belief(const bot_memory *m, const float *expected_map, const board *truth, uint64_t seed,
                            forecast_totals *t) {
     long points = hidden_points(m, truth);
     belief_work *w = points > 0 ? malloc(sizeof *w) : NULL;
     if (!w) return;
     rng r;
     rng_seed(&r, seed);
-    if (belief_prepare_expecting(&w->bf, m, expected)) {
+    if (belief_prepare_expecting(&w->bf, m, expected_map)) {
         double informed = belief_log_loss(w, m, truth, &r);
         if (belief_prepare(&w->bf, m, false)) {
             t->belief_points += points;

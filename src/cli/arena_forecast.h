@@ -32,10 +32,10 @@ typedef struct forecast_totals {
 } forecast_totals;
 
 /* Scores the belief of the player of memory m (at the first attempt of
- * its turn), leaning toward its carry's expected map (bot_carry_expected;
- * NULL for none) as its search's does, against truth, the referee's
+ * its turn), leaning toward its carry's expected map (bot_carry_expected_map;
+ * NULL for none) as its search does, against truth, the referee's
  * board; adds to t. */
-void forecast_score_belief(const bot_memory *m, const float *expected, const board *truth, uint64_t seed,
+void forecast_score_belief(const bot_memory *m, const float *expected_map, const board *truth, uint64_t seed,
                            forecast_totals *t);
 
 /* Adds t's counts to sum. */

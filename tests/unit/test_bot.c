@@ -4,6 +4,7 @@
  * configuration names. */
 #include "harness.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "bot/bot.h"
@@ -172,6 +173,7 @@ TEST(bot_carry_starts_the_next_turn_from_the_played_attempt) {
         point played;
         CHECK_EQ_INT(duel_bot_step_carrying(d, &cfg, 2, &carry, &played), REFUSE_NONE);
         CHECK_EQ_INT(duel_play(d, "B8"), REFUSE_NONE);
+        memset(carry.expected_map, 0, sizeof carry.expected_map); /* the AMAF half alone */
         CHECK(duel_carry_changes_a_decision(&cfg, d, &carry, seeds, NULL, NULL, NULL));
 
         /* A turn later the carry is stale, though our stones are the same. */
@@ -181,14 +183,15 @@ TEST(bot_carry_starts_the_next_turn_from_the_played_attempt) {
         CHECK(!duel_carry_changes_a_decision(&cfg, d, &stale, seeds, NULL, NULL, NULL));
         duel_free(d);
 
-        /* The caller played another point than the carry's (the
-         * expected map, which still applies, left out: tested below). */
+        /* The caller played another point than the carry's: the expected
+         * map still applies (left out here), the AMAF half does not. */
         d = duel_after("E5", "C3");
         bot_carry_init(&carry);
         CHECK(bot_choose(&cfg, &d->mem[BLACK], 2, &carry, NULL) != duel_point(d, "J9"));
         CHECK_EQ_INT(duel_play(d, "J9"), REFUSE_NONE);
         CHECK_EQ_INT(duel_play(d, "pass"), REFUSE_NONE);
-        memset(carry.expected, 0, sizeof carry.expected);
+        CHECK(bot_carry_expected_map(&carry, &d->mem[BLACK]) == carry.expected_map);
+        memset(carry.expected_map, 0, sizeof carry.expected_map);
         CHECK(!duel_carry_changes_a_decision(&cfg, d, &carry, seeds, NULL, NULL, NULL));
         duel_free(d);
     }
@@ -203,59 +206,78 @@ static double map_sum(const float *map) {
     return sum;
 }
 
-/* The expected map: where the opponent's tree of each played decision
- * spent its first moves, summed over the game, which the belief leans
- * toward (belief_prepare_expecting); the retries of a turn start from
- * the map its first attempt started from:
+/* The point of the map's largest entry. */
+static point map_top(const float *map) {
+    point top = 0;
+    for (point p = 1; p < BOARD_MAX_POINTS; p++)
+        if (map[p] > map[top]) top = p;
+    return top;
+}
+
+/* The expected map: where the opponent's tree of each decision spent its
+ * first moves, summed over the seat's run of decisions, which the belief
+ * leans toward (belief_prepare_expecting); the retries of a turn start
+ * from the map its first attempt started from:
  *
  *       A B C D E F G H J
  *     6 . . . . . . . . .    Black played E5, White D5 (unseen). Black's
  *     5 . . . w B . . . .    first decision maps the shares of White's
- *     4 . . . . . . . . .    replies (a pass's left out: at most 1 in
- *                            all); D5 refused, the retry starts from the
- *     first's start (none) and maps its own; the point played, White's
- *     turn, Black's next decision adds its shares to the map. A search
- *     without the opponent's tree (300 simulations) keeps the map; two
- *     turns later it is not read. */
+ *     4 . . . . . . . . .    replies (1 in all, the largest on the reply
+ *                            it expects); D5 refused, the retry starts
+ *     from the first's start (nothing) and maps its own; the point played
+ *     and White's C3, Black's next decision adds its shares to the map,
+ *     and the map alone changes its decisions. A search without the
+ *     opponent's tree (300 simulations) keeps the map; two turns later
+ *     it is not read. */
 TEST(bot_carry_keeps_where_the_opponent_was_expected) {
     bot_config cfg, small;
     CHECK(bot_config_parse("strong:2000", &cfg));
     CHECK(bot_config_parse("strong:300", &small));
     duel *d = duel_after("E5", "D5");
-    static bot_carry carry, first, copy;
+    static bot_carry carry, after_first, after_retry, copy;
     bot_carry_init(&carry);
-    CHECK(bot_carry_expected(&carry, &d->mem[BLACK]) == NULL);
-    CHECK(bot_choose(&cfg, &d->mem[BLACK], 1, &carry, NULL) != duel_point(d, "D5"));
-    CHECK(map_sum(carry.expected_before) == 0);
-    double one = map_sum(carry.expected);
-    CHECK(one > 0.5 && one <= 1.0001);
+    CHECK(bot_carry_expected_map(&carry, &d->mem[BLACK]) == NULL);
+    bot_stats stats;
+    bot_choose(&cfg, &d->mem[BLACK], 1, &carry, &stats);
+    CHECK(map_sum(carry.expected_map_at_start) == 0);
+    CHECK(fabs(map_sum(carry.expected_map) - 1) < 1e-3);
+    CHECK_EQ_INT(map_top(carry.expected_map), stats.expected_reply);
     /* Asked again at the same point of the game: nothing carried. */
-    CHECK(bot_carry_expected(&carry, &d->mem[BLACK]) == NULL);
+    CHECK(bot_carry_expected_map(&carry, &d->mem[BLACK]) == NULL);
 
     CHECK_EQ_INT(duel_play(d, "D5"), REFUSE_NONE); /* refused */
-    CHECK(bot_carry_expected(&carry, &d->mem[BLACK]) == carry.expected_before);
-    first = carry;
+    CHECK(bot_carry_expected_map(&carry, &d->mem[BLACK]) == carry.expected_map_at_start);
+    after_first = carry;
     point played;
     CHECK_EQ_INT(duel_bot_step_carrying(d, &cfg, 2, &carry, &played), REFUSE_NONE);
-    CHECK(map_sum(carry.expected_before) == 0);
-    CHECK(memcmp(carry.expected, first.expected, sizeof carry.expected) != 0);
-    first = carry;
+    CHECK(map_sum(carry.expected_map_at_start) == 0);
+    CHECK(fabs(map_sum(carry.expected_map) - 1) < 1e-3);
+    CHECK(memcmp(carry.expected_map, after_first.expected_map, sizeof carry.expected_map) != 0);
+    after_retry = carry;
     CHECK_EQ_INT(duel_play(d, "C3"), REFUSE_NONE);
 
-    CHECK(bot_carry_expected(&carry, &d->mem[BLACK]) == carry.expected);
+    CHECK(bot_carry_expected_map(&carry, &d->mem[BLACK]) == carry.expected_map);
     copy = carry;
-    CHECK(bot_choose(&small, &d->mem[BLACK], 3, &copy, NULL) != NO_POINT);
-    CHECK(memcmp(copy.expected_before, first.expected, sizeof copy.expected) == 0);
-    CHECK(memcmp(copy.expected, first.expected, sizeof copy.expected) == 0);
+    bot_choose(&small, &d->mem[BLACK], 3, &copy, NULL);
+    CHECK(memcmp(copy.expected_map_at_start, after_retry.expected_map, sizeof copy.expected_map) == 0);
+    CHECK(memcmp(copy.expected_map, after_retry.expected_map, sizeof copy.expected_map) == 0);
     copy = carry;
-    CHECK(bot_choose(&cfg, &d->mem[BLACK], 3, &copy, NULL) != NO_POINT);
-    CHECK(memcmp(copy.expected_before, first.expected, sizeof copy.expected) == 0);
-    double two = map_sum(copy.expected);
-    CHECK(two > map_sum(first.expected) + 0.5 && two <= map_sum(first.expected) + 1.0001);
+    bot_choose(&cfg, &d->mem[BLACK], 3, &copy, NULL);
+    CHECK(memcmp(copy.expected_map_at_start, after_retry.expected_map, sizeof copy.expected_map) == 0);
+    CHECK(fabs(map_sum(copy.expected_map) - 2) < 1e-3);
+
+    /* The map alone (the root's statistics left out) changes decisions. */
+    copy = carry;
+    memset(copy.n, 0, sizeof copy.n);
+    memset(copy.w, 0, sizeof copy.w);
+    memset(copy.rn, 0, sizeof copy.rn);
+    memset(copy.rw, 0, sizeof copy.rw);
+    copy.root_n = copy.root_w = 0;
+    CHECK(duel_carry_changes_a_decision(&cfg, d, &copy, 6, NULL, NULL, NULL));
 
     CHECK_EQ_INT(duel_play(d, "pass"), REFUSE_NONE);
     CHECK_EQ_INT(duel_play(d, "B2"), REFUSE_NONE);
-    CHECK(bot_carry_expected(&carry, &d->mem[BLACK]) == NULL);
+    CHECK(bot_carry_expected_map(&carry, &d->mem[BLACK]) == NULL);
     duel_free(d);
 }
 

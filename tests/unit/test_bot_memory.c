@@ -222,8 +222,8 @@ TEST(bot_belief_refusal_a_stone_cannot_explain_is_a_suicide) {
 
 /* Counts, over n samples, the boards with an opponent stone on each of
  * two vertices. */
-static void count_two(const belief *bf, const duel *d, const char *first, const char *second, int n,
-                      int *on_first, int *on_second) {
+static void count_white_on(const belief *bf, const duel *d, const char *first, const char *second, int n,
+                           int *on_first, int *on_second) {
     static board sample;
     rng r;
     rng_seed(&r, 17);
@@ -243,7 +243,8 @@ static void count_two(const belief *bf, const duel *d, const char *first, const 
  *    6 . . . . . . . . .     C7 and G7 are mirror images: as likely
  *    5 . . . . X . . . .     without a map; with C7 expected once (a
  *    4 . . . . . . . . .     share of 1), C7 is drawn several times as
- *                            often; shares above 1 count as 1. */
+ *                            often, with a share of 0.3 less often;
+ *                            shares above 1 count as 1. */
 TEST(bot_belief_leans_toward_expected_replies) {
     game_settings s = settings_default();
     duel *d = duel_new(&s);
@@ -251,20 +252,26 @@ TEST(bot_belief_leans_toward_expected_replies) {
     CHECK_EQ_INT(duel_play(d, "D4"), REFUSE_NONE);
     const bot_memory *m = &d->mem[BLACK];
     static belief bf;
-    static float expected[BOARD_MAX_POINTS];
+    static float expected_map[BOARD_MAX_POINTS];
     int c7, g7, capped_c7, capped_g7;
     CHECK(belief_prepare_expecting(&bf, m, NULL));
-    count_two(&bf, d, "C7", "G7", 4000, &c7, &g7);
+    count_white_on(&bf, d, "C7", "G7", 4000, &c7, &g7);
     CHECK(c7 > 20 && g7 > 20 && c7 < 2 * g7 && g7 < 2 * c7);
 
-    expected[duel_point(d, "C7")] = 1.0f;
-    CHECK(belief_prepare_expecting(&bf, m, expected));
-    count_two(&bf, d, "C7", "G7", 4000, &c7, &g7);
+    expected_map[duel_point(d, "C7")] = 1.0f;
+    CHECK(belief_prepare_expecting(&bf, m, expected_map));
+    count_white_on(&bf, d, "C7", "G7", 4000, &c7, &g7);
     CHECK(c7 > 5 * g7);
 
-    expected[duel_point(d, "C7")] = 7.0f;
-    CHECK(belief_prepare_expecting(&bf, m, expected));
-    count_two(&bf, d, "C7", "G7", 4000, &capped_c7, &capped_g7);
+    int part_c7, part_g7;
+    expected_map[duel_point(d, "C7")] = 0.3f;
+    CHECK(belief_prepare_expecting(&bf, m, expected_map));
+    count_white_on(&bf, d, "C7", "G7", 4000, &part_c7, &part_g7);
+    CHECK(part_c7 > 2 * part_g7 && part_c7 < c7);
+
+    expected_map[duel_point(d, "C7")] = 7.0f;
+    CHECK(belief_prepare_expecting(&bf, m, expected_map));
+    count_white_on(&bf, d, "C7", "G7", 4000, &capped_c7, &capped_g7);
     CHECK_EQ_INT(capped_c7, c7);
     CHECK_EQ_INT(capped_g7, g7);
     duel_free(d);
