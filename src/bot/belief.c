@@ -132,8 +132,9 @@ typedef struct informed_prior {
 /* How far the prior leans toward where the player's searches expected
  * the opponent to play: a point's weight is multiplied by 1 + EXPECTED_LEAN
  * x its expected share (capped at 1). 10: the forecasts' best of 1 to
- * 100 but the sharpest (the belief 2 to 4% sharper); 30 led the player's own stones onto the
- * expected points, refused more often, and did not gain. Played on 9x9:
+ * 100 but the sharpest (the belief 2 to 4% sharper); 30 led the
+ * player's own stones onto the expected points, refused more often, and
+ * did not gain. Played on 9x9:
  * H1 at 40 ms a decision (+30.0 Elo [+6.0, +54.3] over 360 pairs),
  * +16.4 [-9.9, +43.0] over 296 pairs at 150 ms (docs/BOT.md, twenty-sixth
  * and twenty-seventh sessions). */

@@ -18,8 +18,8 @@
  *    (bench/bot-prior.py) by the game's phase, the point's line and its
  *    distance to our nearest stone; more weight near known opponent
  *    stones and, with belief_prepare_expecting, where the player's
- *    searches expected the opponent's replies, little on points just announced captured, none in the
- *    player's eyes. */
+ *    searches expected the opponent's replies, little on points just
+ *    announced captured, none in the player's eyes. */
 #ifndef PG_BOT_BELIEF_H
 #define PG_BOT_BELIEF_H
 

@@ -86,8 +86,8 @@ typedef struct bot_memory {
  * shares of the opponent's first moves in the search of each decision,
  * summed over the seat's unbroken run of decisions), which the belief
  * leans toward (bot_carry_expected_map, belief_prepare_expecting); that
- * part is read on the next turn whatever was played. Derived from the seat's own decisions only: as
- * fair as the memory. About 15 KiB. */
+ * part is read on the next turn whatever was played. Derived from the
+ * seat's own decisions only: as fair as the memory. About 15 KiB. */
 typedef struct bot_carry {
     bool valid;
     bool played_a_point;        /* the decision chose a point, not a pass */
